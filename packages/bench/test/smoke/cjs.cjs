@@ -1,0 +1,5 @@
+const mod = require("@rafkit/bench");
+const assert = require("node:assert/strict");
+
+assert.equal(typeof mod, "object");
+console.log("cjs ok");

@@ -1,0 +1,111 @@
+/**
+ * The contract every syscall-state backend implements.
+ *
+ * Each method is one system call (or, for the `*Fully` helpers, a loop of them) and returns a number:
+ * the result when the call succeeds, or `-errno` when it fails. Backends never throw for an OS error;
+ * the caller turns a negative result into an error at the API boundary, where `path` and `syscall`
+ * are known (see `systemCallError`). Programming errors (a bad argument type) may still throw.
+ *
+ * Offsets and lengths are `number`s and exact up to `Number.MAX_SAFE_INTEGER` (beyond 4 GiB).
+ */
+
+/** The access modes of `java.io.RandomAccessFile`. */
+export type FileMode = "r" | "rw" | "rws" | "rwd";
+
+/** Options of {@link Backend.lock}. `length` 0 means "to the end of the file, however it grows". */
+export interface LockRequest {
+  /** A shared (read) lock when true, an exclusive (write) lock otherwise. */
+  readonly shared: boolean;
+  /** Wait for a conflicting lock to go away (true), or fail at once with `-EAGAIN` (false). */
+  readonly wait: boolean;
+  readonly position: number;
+  readonly length: number;
+}
+
+/** `posix_fadvise` advice, by its POSIX name without the `POSIX_FADV_` prefix. */
+export type Advice = "normal" | "sequential" | "random" | "willneed" | "dontneed" | "noreuse";
+
+/** The synchronous half of the contract. */
+export interface SyncBackend {
+  /** `"native"` (koffi) or `"node"` (`node:fs`), or a wrapper's own name. */
+  readonly name: string;
+  /** Opens `path` with the flags of `mode` (always close-on-exec; creating with 0666 & ~umask for rw modes). Returns the fd. */
+  open(path: string, mode: FileMode): number;
+  close(fd: number): number;
+  /** One `pread`, retried on EINTR. Returns the bytes read (0 at EOF). */
+  pread(fd: number, buffer: Uint8Array, offset: number, length: number, position: number): number;
+  /** One `pwrite`, retried on EINTR. Returns the bytes written. */
+  pwrite(fd: number, buffer: Uint8Array, offset: number, length: number, position: number): number;
+  /** `pread` in a loop until `length` bytes or EOF. Returns the bytes read (fewer only at EOF). */
+  preadFully(
+    fd: number,
+    buffer: Uint8Array,
+    offset: number,
+    length: number,
+    position: number,
+  ): number;
+  /** `pwrite` in a loop until all `length` bytes are written. Returns `length`. */
+  pwriteFully(
+    fd: number,
+    buffer: Uint8Array,
+    offset: number,
+    length: number,
+    position: number,
+  ): number;
+  /** The file's size in bytes, in one system call. */
+  size(fd: number): number;
+  truncate(fd: number, length: number): number;
+  /** Flushes data and metadata to the device (`F_FULLFSYNC` on macOS). */
+  sync(fd: number): number;
+  /** Flushes data, and metadata only where needed to read it back. */
+  datasync(fd: number): number;
+  /** Takes an advisory lock. Returns 0, or `-EAGAIN` when `wait` is false and another holder conflicts. */
+  lock(fd: number, request: LockRequest): number;
+  unlock(fd: number, position: number, length: number): number;
+  /** `posix_fadvise`; 0 where the platform lacks it (advice may be ignored). */
+  fadvise(fd: number, position: number, length: number, advice: Advice): number;
+  /** Reserves blocks (`fallocate`/`posix_fallocate`); `-ENOTSUP` where the platform lacks it. */
+  allocate(fd: number, position: number, length: number): number;
+}
+
+/** The asynchronous twins: the system call runs off the main thread; the promise resolves to the same result-or-`-errno`. */
+export interface AsyncBackend {
+  openAsync(path: string, mode: FileMode): Promise<number>;
+  closeAsync(fd: number): Promise<number>;
+  preadAsync(
+    fd: number,
+    buffer: Uint8Array,
+    offset: number,
+    length: number,
+    position: number,
+  ): Promise<number>;
+  pwriteAsync(
+    fd: number,
+    buffer: Uint8Array,
+    offset: number,
+    length: number,
+    position: number,
+  ): Promise<number>;
+  preadFullyAsync(
+    fd: number,
+    buffer: Uint8Array,
+    offset: number,
+    length: number,
+    position: number,
+  ): Promise<number>;
+  pwriteFullyAsync(
+    fd: number,
+    buffer: Uint8Array,
+    offset: number,
+    length: number,
+    position: number,
+  ): Promise<number>;
+  sizeAsync(fd: number): Promise<number>;
+  truncateAsync(fd: number, length: number): Promise<number>;
+  syncAsync(fd: number): Promise<number>;
+  datasyncAsync(fd: number): Promise<number>;
+  lockAsync(fd: number, request: LockRequest): Promise<number>;
+}
+
+/** A complete backend: every call, sync and async. */
+export interface Backend extends SyncBackend, AsyncBackend {}

@@ -1,0 +1,66 @@
+#!/usr/bin/env node
+// Checks the package in the current directory as users get it: packed by pnpm (workspace:^ rewritten),
+// linted by publint and attw, then installed ALONE into a temp project outside the workspace and
+// loaded through both `import` and `require` by test/smoke/{esm.mjs,cjs.cjs}.
+import { execFileSync } from "node:child_process";
+import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+
+const root = resolve(import.meta.dirname, "..");
+const pkgDir = process.cwd();
+const pkg = JSON.parse(readFileSync(join(pkgDir, "package.json"), "utf8"));
+const bin = (name) => join(root, "node_modules", ".bin", name);
+const run = (cmd, args, cwd) => execFileSync(cmd, args, { cwd, stdio: "inherit" });
+const work = mkdtempSync(join(tmpdir(), "rafkit-packed-"));
+
+/** Packs a workspace package, and (recursively) the workspace packages it depends on. */
+function packWithDeps(dir, tarballs) {
+  const json = JSON.parse(readFileSync(join(dir, "package.json"), "utf8"));
+  if (tarballs.has(json.name)) return tarballs;
+  execFileSync("pnpm", ["pack", "--pack-destination", work], { cwd: dir, stdio: "ignore" });
+  const prefix = `${json.name.replace("@", "").replace("/", "-")}-${json.version}.tgz`;
+  tarballs.set(json.name, join(work, prefix));
+  for (const [dep, range] of Object.entries(json.dependencies ?? {})) {
+    if (String(range).startsWith("workspace:")) {
+      packWithDeps(join(root, "packages", dep.replace("@rafkit/", "")), tarballs);
+    }
+  }
+  return tarballs;
+}
+
+try {
+  const tarballs = packWithDeps(pkgDir, new Map());
+  const own = tarballs.get(pkg.name);
+  console.log(`check-packed: ${pkg.name} -> ${own}`);
+  run(bin("publint"), ["run", own, "--strict"], pkgDir);
+  run(bin("attw"), [own, "--profile", "node16", "--no-emoji"], pkgDir);
+
+  // A consumer project that depends on this package only; its @rafkit dependencies come from their
+  // tarballs (standing in for the registry) and everything else from the npm registry.
+  const app = join(work, "consumer");
+  cpSync(join(pkgDir, "test", "smoke"), app, { recursive: true });
+  const overrides = Object.fromEntries(
+    [...tarballs]
+      .filter(([name]) => name !== pkg.name)
+      .map(([name, file]) => [name, `file:${file}`]),
+  );
+  writeFileSync(
+    join(app, "package.json"),
+    JSON.stringify(
+      { name: "consumer", private: true, dependencies: { [pkg.name]: `file:${own}` }, overrides },
+      null,
+      2,
+    ),
+  );
+  run("npm", ["install", "--no-audit", "--no-fund", "--loglevel=error"], app);
+  for (const file of readdirSync(app)
+    .filter((f) => /\.(mjs|cjs)$/.test(f))
+    .sort()) {
+    console.log(`check-packed: node ${file}`);
+    run(process.execPath, [file], app);
+  }
+  console.log(`check-packed: ${pkg.name} OK`);
+} finally {
+  rmSync(work, { recursive: true, force: true });
+}
