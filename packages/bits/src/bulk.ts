@@ -1,0 +1,206 @@
+import { checkCount, checkRange, throwIndexOutOfRange } from "./bounds";
+import { type ByteOrder, codecFor, invalidOrder } from "./codec";
+import { CANONICAL_DOUBLE_NAN_HI, CANONICAL_FLOAT_NAN_BITS } from "./float-bits";
+import { PLATFORM_LITTLE_ENDIAN } from "./scratch";
+
+/** The typed arrays the bulk codecs fill and drain: every element type wider than a byte. */
+export type NumericArray =
+  | Int16Array
+  | Uint16Array
+  | Int32Array
+  | Uint32Array
+  | BigInt64Array
+  | BigUint64Array
+  | Float32Array
+  | Float64Array;
+
+/** Element width in bytes of a {@link NumericArray}; a `TypeError` for anything else. */
+function widthOf(a: NumericArray): 2 | 4 | 8 {
+  if (ArrayBuffer.isView(a) && !(a instanceof DataView)) {
+    const w = (a as NumericArray).BYTES_PER_ELEMENT;
+    if (w === 2 || w === 4 || w === 8) return w;
+  }
+  throw Object.assign(
+    new TypeError("Expected an Int16/Uint16/Int32/Uint32/BigInt64/BigUint64/Float32/Float64Array"),
+    { code: "ERR_INVALID_ARG_TYPE" },
+  );
+}
+
+/** Whether `order` differs from the platform's, so bytes must be swapped. */
+function needsSwap(order: ByteOrder): boolean {
+  if (order === "little") return !PLATFORM_LITTLE_ENDIAN;
+  if (order === "big") return PLATFORM_LITTLE_ENDIAN;
+  throw invalidOrder(order);
+}
+
+function checkArgs(
+  bytes: Uint8Array,
+  byteOffset: number,
+  arr: NumericArray,
+  index: number,
+  count: number,
+  what: string,
+): 2 | 4 | 8 {
+  const w = widthOf(arr);
+  checkCount(count);
+  checkRange(byteOffset, count * w, bytes.length);
+  if (index >>> 0 !== index || index > arr.length - count) {
+    throwIndexOutOfRange(what, index, count, arr.length);
+  }
+  return w;
+}
+
+function bswap32(x: number): number {
+  return (x << 24) | ((x & 0xff00) << 8) | ((x >>> 8) & 0xff00) | (x >>> 24);
+}
+
+/** Reverses the bytes of each `w`-byte element of an aligned region, in place. */
+function swapInPlace(buffer: ArrayBufferLike, byteOffset: number, count: number, w: number): void {
+  if (w === 2) {
+    const a = new Uint16Array(buffer, byteOffset, count);
+    for (let i = 0; i < count; i++) {
+      const x = a[i]!;
+      a[i] = (x >>> 8) | (x << 8);
+    }
+  } else if (w === 4) {
+    const a = new Int32Array(buffer, byteOffset, count);
+    for (let i = 0; i < count; i++) a[i] = bswap32(a[i]!);
+  } else {
+    const a = new Int32Array(buffer, byteOffset, count * 2);
+    for (let i = 0; i < a.length; i += 2) {
+      const x = a[i]!;
+      a[i] = bswap32(a[i + 1]!);
+      a[i + 1] = bswap32(x);
+    }
+  }
+}
+
+/**
+ * Decodes `count` elements of `dst`'s type from `src` starting at byte `srcOffset`, in byte order
+ * `order`, into `dst[dstIndex …]`. Like Java's `readFully` of a `short[]`/`int[]`/`long[]`/….
+ * `src` may start at any offset; NaN bits of floats are kept as they are.
+ *
+ * Throws `OutOfRangeError` (a `RangeError`) before writing anything when either range does not fit,
+ * and `TypeError` for another array type or byte order.
+ *
+ * @example
+ * ```ts
+ * const ints = new Int32Array(2);
+ * decodeArray(new Uint8Array([0, 0, 0, 1, 0, 0, 0, 2]), 0, ints, 0, 2, "big"); // ints = [1, 2]
+ * ```
+ */
+export function decodeArray(
+  src: Uint8Array,
+  srcOffset: number,
+  dst: NumericArray,
+  dstIndex: number,
+  count: number,
+  order: ByteOrder,
+): void {
+  const w = checkArgs(src, srcOffset, dst, dstIndex, count, "Destination index");
+  const swap = needsSwap(order);
+  if (count === 0) return;
+  const byteLength = count * w;
+  const at = dst.byteOffset + dstIndex * w;
+  // A byte copy into the (always aligned) destination is a memmove, and handles overlap;
+  // the opposite byte order then swaps in place.
+  new Uint8Array(dst.buffer, at, byteLength).set(src.subarray(srcOffset, srcOffset + byteLength));
+  if (swap) swapInPlace(dst.buffer, at, count, w);
+}
+
+/**
+ * Encodes `count` elements of `src` from `src[srcIndex]` into `dst` at byte `dstOffset`, in byte order
+ * `order`. Like Java's `write` of a `short[]`/`int[]`/`long[]`/…; every float or double NaN is written
+ * as Java's canonical NaN, as `writeFloat`/`writeDouble` do.
+ *
+ * Throws `OutOfRangeError` (a `RangeError`) before writing anything when either range does not fit,
+ * and `TypeError` for another array type or byte order.
+ *
+ * @example
+ * ```ts
+ * const bytes = new Uint8Array(4);
+ * encodeArray(new Uint16Array([0x0102, 0x0304]), 0, 2, bytes, 0, "little"); // bytes = [2, 1, 4, 3]
+ * ```
+ */
+export function encodeArray(
+  src: NumericArray,
+  srcIndex: number,
+  count: number,
+  dst: Uint8Array,
+  dstOffset: number,
+  order: ByteOrder,
+): void {
+  const w = checkArgs(dst, dstOffset, src, srcIndex, count, "Source index");
+  const swap = needsSwap(order);
+  if (count === 0) return;
+  let from = src;
+  let fromIndex = srcIndex;
+  if (src.buffer === dst.buffer) {
+    // Overlap is possible: work from a copy so every element is read before it can be overwritten.
+    from = src.slice(srcIndex, srcIndex + count) as NumericArray;
+    fromIndex = 0;
+  }
+  const byteLength = count * w;
+  const srcAt = from.byteOffset + fromIndex * w;
+  const dstAt = dst.byteOffset + dstOffset;
+  if (!swap || dstAt % w === 0) {
+    dst.set(new Uint8Array(from.buffer, srcAt, byteLength), dstOffset);
+    if (swap) swapInPlace(dst.buffer, dstAt, count, w);
+  } else {
+    swapUnaligned(from, srcAt, count, w, dst, dstOffset);
+  }
+  if (from instanceof Float32Array || from instanceof Float64Array) {
+    canonicalizeNaN(from, fromIndex, count, dst, dstOffset, order);
+  }
+}
+
+/**
+ * Writes elements in the non-native order to a destination too misaligned for an in-place swap:
+ * each native word goes out with its bytes reversed, and the two words of an 8-byte element trade places.
+ */
+function swapUnaligned(
+  from: NumericArray,
+  srcAt: number,
+  count: number,
+  w: number,
+  dst: Uint8Array,
+  dstOffset: number,
+): void {
+  // The non-native order is big-endian on little-endian platforms, and little-endian otherwise.
+  const codec = codecFor(PLATFORM_LITTLE_ENDIAN ? "big" : "little");
+  if (w === 2) {
+    const a = new Uint16Array(from.buffer, srcAt, count);
+    for (let i = 0; i < count; i++) codec.setUint16(dst, dstOffset + i * 2, a[i]!);
+    return;
+  }
+  const words = new Int32Array(from.buffer, srcAt, count * (w >> 2));
+  const pair = w === 8 ? 1 : 0;
+  for (let i = 0; i < words.length; i++) codec.setInt32(dst, dstOffset + i * 4, words[i ^ pair]!);
+}
+
+/** Rewrites the NaN elements of a float source as Java's canonical NaN in `dst`. */
+function canonicalizeNaN(
+  src: Float32Array | Float64Array,
+  srcIndex: number,
+  count: number,
+  dst: Uint8Array,
+  dstOffset: number,
+  order: ByteOrder,
+): void {
+  const codec = codecFor(order);
+  if (src instanceof Float32Array) {
+    for (let i = 0; i < count; i++) {
+      const v = src[srcIndex + i]!;
+      if (Number.isNaN(v)) codec.setInt32(dst, dstOffset + i * 4, CANONICAL_FLOAT_NAN_BITS);
+    }
+  } else {
+    for (let i = 0; i < count; i++) {
+      const v = src[srcIndex + i]!;
+      if (Number.isNaN(v)) {
+        const o = dstOffset + i * 8;
+        codec.setInt32(dst, order === "big" ? o : o + 4, CANONICAL_DOUBLE_NAN_HI);
+        codec.setInt32(dst, order === "big" ? o + 4 : o, 0);
+      }
+    }
+  }
+}

@@ -1,0 +1,40 @@
+/**
+ * Thrown when bytes are not valid modified UTF-8, or a string is too long for `writeUTF`.
+ * The twin of Java's `java.io.UTFDataFormatException`, with the JDK's messages.
+ *
+ * @example
+ * ```ts
+ * try { ModifiedUtf8.decode(new Uint8Array([0x80]), 0, 1); }
+ * catch (e) { if (e instanceof UTFDataFormatError) console.log(e.message); } // "malformed input around byte 0"
+ * ```
+ */
+export class UTFDataFormatError extends Error {
+  /** Always `"UTFDataFormatError"`. */
+  override readonly name = "UTFDataFormatError";
+  /** Stable error code: `"ERR_UTF_DATA_FORMAT"`. */
+  readonly code = "ERR_UTF_DATA_FORMAT";
+}
+
+/**
+ * Thrown for an offset, index or count outside its array. Node's code for it, `ERR_OUT_OF_RANGE`;
+ * `offset`, `width` and `length` say what was asked for and what there was.
+ */
+export class OutOfRangeError extends RangeError {
+  /** Always `"RangeError"`, as Node names its `ERR_OUT_OF_RANGE` errors. */
+  override readonly name = "RangeError";
+  /** Stable error code: `"ERR_OUT_OF_RANGE"`. */
+  readonly code = "ERR_OUT_OF_RANGE";
+  /** The offending offset (or index). */
+  readonly offset: number;
+  /** How many bytes (or elements) the access needed from `offset`. */
+  readonly width: number;
+  /** The length of the array accessed. */
+  readonly length: number;
+
+  constructor(message: string, offset: number, width: number, length: number) {
+    super(message);
+    this.offset = offset;
+    this.width = width;
+    this.length = length;
+  }
+}

@@ -1,0 +1,136 @@
+import { describe, expect, test } from "vitest";
+import { BigEndian, type Codec, LittleEndian, OutOfRangeError } from "../src/index";
+
+// Every setter, with a value it accepts, and the width it touches.
+const SETTERS: ReadonlyArray<readonly [string, number, unknown]> = [
+  ["Int8", 1, 1],
+  ["Uint8", 1, 1],
+  ["Int16", 2, 1],
+  ["Uint16", 2, 1],
+  ["Int32", 4, 1],
+  ["Uint32", 4, 1],
+  ["BigInt64", 8, 1n],
+  ["BigUint64", 8, 1n],
+  ["Float32", 4, 1.5],
+  ["Float64", 8, 1.5],
+  ["Boolean", 1, true],
+  ["Char", 2, "x"],
+  ["SafeInt64", 8, 12345],
+];
+
+type Any = Record<string, (b: Uint8Array, off: number, v?: unknown) => unknown>;
+
+describe.each([BigEndian, LittleEndian].map((c) => [c.order, c] as const))(
+  "%s-endian range checks",
+  (_order, codec: Codec) => {
+    const c = codec as unknown as Any;
+    test.each(SETTERS)(
+      "get%s and set%s reject every offset outside the array",
+      (name, width, v) => {
+        const backing = Uint8Array.from({ length: 16 }, (_, i) => i + 100);
+        const b = backing.subarray(3, 13); // length 10, non-zero byteOffset
+        const before = backing.slice();
+        const bad = [
+          -1,
+          b.length - width + 1,
+          b.length,
+          1.5,
+          Number.NaN,
+          2 ** 32,
+          -(2 ** 32),
+          Infinity,
+        ];
+        for (const off of bad) {
+          for (const call of [() => c[`get${name}`]!(b, off), () => c[`set${name}`]!(b, off, v)]) {
+            let err: unknown;
+            try {
+              call();
+            } catch (e) {
+              err = e;
+            }
+            expect(err, `${name} at ${off}`).toBeInstanceOf(RangeError);
+            expect(err).toBeInstanceOf(OutOfRangeError);
+            const e = err as OutOfRangeError;
+            expect(e.code).toBe("ERR_OUT_OF_RANGE");
+            expect(e.message).toContain(String(off));
+            expect(e.message).toContain(`${width}-byte`);
+            expect(e.message).toContain(`length ${b.length}`);
+            expect([e.offset, e.width, e.length]).toEqual([off, width, b.length]);
+          }
+        }
+        expect(backing).toEqual(before);
+        // The last in-range offset works and stays inside the subarray.
+        c[`set${name}`]!(b, b.length - width, v);
+        expect(backing.subarray(0, 3)).toEqual(before.subarray(0, 3));
+        expect(backing.subarray(13)).toEqual(before.subarray(13));
+        expect(() => c[`get${name}`]!(b, b.length - width)).not.toThrow();
+      },
+    );
+
+    test("a failed 64-bit or double write touches no byte", () => {
+      const b = new Uint8Array(12).fill(7);
+      for (const [name, v] of [
+        ["BigInt64", -1n],
+        ["BigUint64", 2n ** 64n - 1n],
+        ["Float64", Number.NaN],
+        ["Float64", -1.5],
+        ["SafeInt64", -1],
+      ] as const) {
+        for (const off of [5, 6, 7, 11]) {
+          expect(() => c[`set${name}`]!(b, off, v)).toThrow(RangeError);
+        }
+      }
+      expect(b).toEqual(new Uint8Array(12).fill(7));
+    });
+
+    test("wrong value types throw before anything is written", () => {
+      const b = new Uint8Array(8).fill(7);
+      expect(() => codec.setBigInt64(b, 0, 1 as unknown as bigint)).toThrow(TypeError);
+      expect(() => codec.setBigUint64(b, 0, 1 as unknown as bigint)).toThrow(TypeError);
+      expect(() => codec.setInt32(b, 0, 1n as unknown as number)).toThrow(TypeError);
+      expect(() => codec.setChar(b, 0, "")).toThrow(TypeError);
+      expect(() => codec.setSafeInt64(b, 0, 2 ** 53)).toThrow(/not a safe integer/);
+      expect(b).toEqual(new Uint8Array(8).fill(7));
+    });
+
+    test("an unsafe 64-bit value names itself and its offset", () => {
+      const b = new Uint8Array(8);
+      codec.setBigInt64(b, 0, 2n ** 53n);
+      expect(() => codec.getSafeInt64(b, 0)).toThrow(
+        "64-bit value 9007199254740992 at offset 0 is not a safe integer",
+      );
+      codec.setBigInt64(b, 0, -(2n ** 63n));
+      expect(() => codec.getSafeInt64(b, 0)).toThrow(/-9223372036854775808/);
+    });
+
+    test("a detached buffer has no bytes left", () => {
+      const b = new Uint8Array(8);
+      codec.getInt32(b, 0); // cache a view of it
+      structuredClone(b.buffer, { transfer: [b.buffer] });
+      expect(() => codec.getInt32(b, 0)).toThrow(RangeError);
+      expect(() => codec.setFloat64(b, 0, 1)).toThrow(RangeError);
+      expect(() => codec.getUint8(b, 0)).toThrow(RangeError);
+    });
+
+    test("a length-tracking array over a resizable buffer follows the buffer's size", () => {
+      // ES2024 resizable buffers (in Node 20; not yet in this project's TypeScript lib).
+      type Resizable = ArrayBuffer & { resize(n: number): void };
+      const ResizableBuffer = ArrayBuffer as unknown as new (
+        n: number,
+        o: { maxByteLength: number },
+      ) => Resizable;
+      const buffer = new ResizableBuffer(8, { maxByteLength: 64 });
+      const b = new Uint8Array(buffer); // tracks the buffer's length
+      codec.setInt32(b, 4, 42);
+      buffer.resize(32);
+      codec.setFloat64(b, 24, 2.5);
+      expect(codec.getFloat64(b, 24)).toBe(2.5);
+      expect(codec.getInt32(b, 4)).toBe(42);
+      buffer.resize(6);
+      expect(() => codec.getInt32(b, 4)).toThrow(RangeError);
+      expect(() => codec.setInt16(b, 5, 1)).toThrow(RangeError);
+      codec.setInt16(b, 4, 7);
+      expect(codec.getInt16(b, 4)).toBe(7);
+    });
+  },
+);
