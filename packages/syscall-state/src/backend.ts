@@ -25,18 +25,37 @@ export interface LockRequest {
 /** `posix_fadvise` advice, by its POSIX name without the `POSIX_FADV_` prefix. */
 export type Advice = "normal" | "sequential" | "random" | "willneed" | "dontneed" | "noreuse";
 
+/** What a backend really does, for callers that want to say so rather than discover a `-ENOTSUP`. */
+export interface BackendFeatures {
+  /** `lock`/`unlock` take real advisory locks (false: they return `-ENOTSUP`). */
+  readonly locks: boolean;
+  /** `allocate` reserves blocks (false: it returns `-ENOTSUP`). */
+  readonly allocate: boolean;
+  /** `fadvise` reaches the kernel (false: it returns 0 and does nothing). */
+  readonly fadvise: boolean;
+}
+
 /** The synchronous half of the contract. */
 export interface SyncBackend {
   /** `"native"` (koffi) or `"node"` (`node:fs`), or a wrapper's own name. */
   readonly name: string;
+  /** What this backend supports; absent on third-party backends written before it existed. */
+  readonly features?: BackendFeatures;
   /** Opens `path` with the flags of `mode` (always close-on-exec; creating with 0666 & ~umask for rw modes). Returns the fd. */
   open(path: string, mode: FileMode): number;
+  /** Closes `fd`. Never retried on EINTR: on Linux the fd is already released then, and may be reused. */
   close(fd: number): number;
-  /** One `pread`, retried on EINTR. Returns the bytes read (0 at EOF). */
+  /**
+   * One `pread`, retried on EINTR. Returns the bytes read (0 at EOF). Throws a `RangeError`
+   * (`ERR_OUT_OF_RANGE`) when `offset`/`length` do not fit `buffer` or `position` is negative.
+   */
   pread(fd: number, buffer: Uint8Array, offset: number, length: number, position: number): number;
   /** One `pwrite`, retried on EINTR. Returns the bytes written. */
   pwrite(fd: number, buffer: Uint8Array, offset: number, length: number, position: number): number;
-  /** `pread` in a loop until `length` bytes or EOF. Returns the bytes read (fewer only at EOF). */
+  /**
+   * `pread` in a loop until `length` bytes or EOF. Returns the bytes read (fewer only at EOF), or the
+   * first `-errno` (the bytes before it are in `buffer`).
+   */
   preadFully(
     fd: number,
     buffer: Uint8Array,
@@ -44,7 +63,10 @@ export interface SyncBackend {
     length: number,
     position: number,
   ): number;
-  /** `pwrite` in a loop until all `length` bytes are written. Returns `length`. */
+  /**
+   * `pwrite` in a loop until all `length` bytes are written. Returns `length`, or the first `-errno`
+   * (`-EIO` if the OS accepts zero bytes, which would otherwise loop forever).
+   */
   pwriteFully(
     fd: number,
     buffer: Uint8Array,
@@ -59,7 +81,12 @@ export interface SyncBackend {
   sync(fd: number): number;
   /** Flushes data, and metadata only where needed to read it back. */
   datasync(fd: number): number;
-  /** Takes an advisory lock. Returns 0, or `-EAGAIN` when `wait` is false and another holder conflicts. */
+  /**
+   * Takes an advisory lock. Returns 0, or `-EAGAIN` when `wait` is false and another holder conflicts
+   * (a platform's `EACCES` for the same case is normalised to `-EAGAIN`). With `wait` true the calling
+   * thread blocks until the lock is granted; use {@link AsyncBackend.lockAsync} on the main thread.
+   * `-ENOTSUP` where the backend has no locks (`node`).
+   */
   lock(fd: number, request: LockRequest): number;
   unlock(fd: number, position: number, length: number): number;
   /** `posix_fadvise`; 0 where the platform lacks it (advice may be ignored). */
@@ -104,6 +131,10 @@ export interface AsyncBackend {
   truncateAsync(fd: number, length: number): Promise<number>;
   syncAsync(fd: number): Promise<number>;
   datasyncAsync(fd: number): Promise<number>;
+  /**
+   * {@link SyncBackend.lock} off the main thread: a waiting lock blocks one libuv pool thread (of 4 by
+   * default, shared with fs), never the event loop.
+   */
   lockAsync(fd: number, request: LockRequest): Promise<number>;
 }
 

@@ -1,1 +1,26 @@
-export {};
+export {
+  type AdaptedSystemCall,
+  adaptSystemCall,
+  adaptSystemCallExplicit,
+  CaptureState,
+  type CaptureStateName,
+  type ExplicitSystemCall,
+  lastErrno,
+  type NativeFunction,
+} from "./adapter";
+export type {
+  Advice,
+  AsyncBackend,
+  Backend,
+  BackendFeatures,
+  FileMode,
+  LockRequest,
+  SyncBackend,
+} from "./backend";
+export { describeErrno, errnoName, errnoOf } from "./errno";
+export { SystemCallError, systemCallError } from "./errors";
+export { type BackendKind, getBackend } from "./get-backend";
+export { type NativeLibc, NativeUnavailableError, nativeLibc } from "./libc";
+export { isNativeAvailable, nativeBackend } from "./native-backend";
+export { nodeBackend } from "./node-backend";
+export type { PlatformLayout } from "./platform/layout";

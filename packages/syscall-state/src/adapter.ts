@@ -1,0 +1,280 @@
+import { loadKoffi } from "./koffi";
+
+/** Where a failing call leaves its error number: `errno` everywhere; `GetLastError`/`WSAGetLastError` on Windows. */
+export type CaptureStateName = "errno" | "GetLastError" | "WSAGetLastError";
+
+const STATE_NAMES: readonly CaptureStateName[] = ["errno", "GetLastError", "WSAGetLastError"];
+const INTEGER_KINDS = new Set([
+  "Int8",
+  "UInt8",
+  "Int16",
+  "Int16S",
+  "UInt16",
+  "UInt16S",
+  "Int32",
+  "Int32S",
+  "UInt32",
+  "UInt32S",
+  "Int64",
+  "Int64S",
+  "UInt64",
+  "UInt64S",
+]);
+
+/** The part of a koffi-bound function the adapter relies on. */
+export interface NativeFunction {
+  // biome-ignore lint/suspicious/noExplicitAny: koffi functions take any C-convertible value
+  (...args: any[]): any;
+  // biome-ignore lint/suspicious/noExplicitAny: as above
+  async?: (...args: any[]) => void;
+  readonly info: {
+    readonly name: string;
+    readonly arguments: readonly unknown[];
+    readonly result: { readonly primitive: string };
+  };
+}
+
+/** A system call adapted to return its result, or `-errno` when it fails. */
+export interface AdaptedSystemCall {
+  // biome-ignore lint/suspicious/noExplicitAny: mirrors the wrapped koffi function
+  (...args: any[]): number;
+  /**
+   * The same call on libuv's thread pool. koffi reads errno on the pool thread right after the call and
+   * restores it on the main thread for the completion callback, where the adapter reads it first thing.
+   */
+  // biome-ignore lint/suspicious/noExplicitAny: mirrors the wrapped koffi function
+  async(...args: any[]): Promise<number>;
+  readonly stateName: CaptureStateName;
+}
+
+/** A capture state the caller owns: the "explicit" path, one per call or kept across calls. */
+export class CaptureState {
+  /** The error number the last call through an explicit adapter left (errno is meaningful only after a failure). */
+  value = 0;
+}
+
+/**
+ * The per-thread cached slot. Module state lives in one V8 isolate, and every `worker_threads` worker
+ * has its own isolate, so each worker has its own slot; libc's errno is thread-local too.
+ */
+const slot = { errno: 0 };
+
+/** The error number of the last failing adapted call on this thread (0 before the first). */
+export function lastErrno(): number {
+  return slot.errno;
+}
+
+/**
+ * koffi throws once `max_async_calls` (256 by default) calls are in flight; callers of a file API
+ * should not see that, so calls beyond the limit wait here, in order, for a slot.
+ */
+let inFlight = 0;
+let asyncLimit = 0;
+const waiting: (() => void)[] = [];
+
+function schedule(start: () => void, reject: (error: unknown) => void): void {
+  if (asyncLimit === 0) asyncLimit = loadKoffi().config().max_async_calls ?? 256;
+  const run = (): void => {
+    inFlight++;
+    try {
+      start();
+    } catch (error) {
+      inFlight--;
+      if (inFlight > 0 && /Too many asynchronous calls/.test(String(error))) waiting.unshift(run);
+      else reject(error);
+    }
+  };
+  if (inFlight < asyncLimit) run();
+  else waiting.push(run);
+}
+
+function settled(): void {
+  inFlight--;
+  const next = waiting.shift();
+  if (next !== undefined) next();
+}
+
+function fail(message: string, code: string): TypeError {
+  const error = new TypeError(message);
+  (error as TypeError & { code: string }).code = code;
+  return error;
+}
+
+let getLastError: (() => number) | undefined;
+let wsaGetLastError: (() => number) | undefined;
+
+/** The function that reads `stateName` on the current thread. */
+function stateReader(stateName: CaptureStateName): () => number {
+  if (!STATE_NAMES.includes(stateName)) {
+    throw fail(
+      `Unknown capture state '${String(stateName)}'; valid names are ${STATE_NAMES.join(", ")} (the last two on Windows only)`,
+      "ERR_INVALID_ARG_VALUE",
+    );
+  }
+  const koffi = loadKoffi();
+  if (stateName === "errno") return koffi.errno as () => number;
+  if (process.platform !== "win32") {
+    throw fail(
+      `Capture state '${stateName}' exists on Windows only; use 'errno' on ${process.platform}`,
+      "ERR_INVALID_ARG_VALUE",
+    );
+  }
+  // Untested here (no Windows CI): both are reads of thread-local state with no side effects.
+  if (stateName === "GetLastError") {
+    getLastError ??= koffi.load("kernel32.dll").func("uint32_t __stdcall GetLastError()");
+    return getLastError;
+  }
+  wsaGetLastError ??= koffi.load("ws2_32.dll").func("int __stdcall WSAGetLastError()");
+  return wsaGetLastError;
+}
+
+function checkTarget(fn: NativeFunction): void {
+  const kind = (fn as Partial<NativeFunction>).info?.result?.primitive;
+  if (typeof fn !== "function" || kind === undefined) {
+    throw fail(
+      "adaptSystemCall expects a koffi-bound function (lib.func(...)) returning an integer",
+      "ERR_INVALID_ARG_TYPE",
+    );
+  }
+  if (!INTEGER_KINDS.has(kind)) {
+    throw fail(
+      `adaptSystemCall expects a function returning an integer (${[...INTEGER_KINDS].join(", ")}); ${fn.info.name} returns ${kind}`,
+      "ERR_INVALID_ARG_TYPE",
+    );
+  }
+}
+
+/**
+ * Wraps a koffi-bound system call: a non-negative result is returned as is; a negative one becomes
+ * `-errno` (or `-GetLastError()`), read by the very next native call after the system call, before any
+ * other JavaScript or native code of ours runs. The value is also kept in this thread's slot
+ * ({@link lastErrno}). Throws a `TypeError` naming the valid choices for an unknown `stateName` or a
+ * target that does not return an integer.
+ *
+ * @example
+ * const fcntl = adaptSystemCall(lib.func("int fcntl(int fd, int cmd, intptr_t arg)"), "errno");
+ * fcntl(-1, 1, 0); // -9: -EBADF on Linux
+ */
+export function adaptSystemCall(
+  fn: NativeFunction,
+  stateName: CaptureStateName,
+): AdaptedSystemCall {
+  checkTarget(fn);
+  const read = stateReader(stateName);
+  // Fixed arity avoids a rest array per call on the hot path; variadic koffi functions have no `.async`.
+  const arity = typeof fn.async === "function" ? fn.info.arguments.length : -1;
+  let adapted: AdaptedSystemCall;
+  switch (arity) {
+    case 1:
+      adapted = ((a: unknown) => {
+        const r = fn(a);
+        return r >= 0 ? r : -(slot.errno = read());
+      }) as AdaptedSystemCall;
+      break;
+    case 2:
+      adapted = ((a: unknown, b: unknown) => {
+        const r = fn(a, b);
+        return r >= 0 ? r : -(slot.errno = read());
+      }) as AdaptedSystemCall;
+      break;
+    case 3:
+      adapted = ((a: unknown, b: unknown, c: unknown) => {
+        const r = fn(a, b, c);
+        return r >= 0 ? r : -(slot.errno = read());
+      }) as AdaptedSystemCall;
+      break;
+    case 4:
+      adapted = ((a: unknown, b: unknown, c: unknown, d: unknown) => {
+        const r = fn(a, b, c, d);
+        return r >= 0 ? r : -(slot.errno = read());
+      }) as AdaptedSystemCall;
+      break;
+    default:
+      adapted = ((...args: unknown[]) => {
+        const r = fn(...args);
+        return r >= 0 ? r : -(slot.errno = read());
+      }) as AdaptedSystemCall;
+  }
+  const asyncFn = fn.async;
+  adapted.async = (...args: unknown[]) =>
+    new Promise<number>((resolve, reject) => {
+      if (asyncFn === undefined) {
+        reject(
+          fail(
+            `${fn.info.name} is variadic; koffi cannot call it asynchronously`,
+            "ERR_INVALID_ARG_TYPE",
+          ),
+        );
+        return;
+      }
+      if (stateName !== "errno") {
+        reject(fail(`async calls capture errno only, not ${stateName}`, "ERR_INVALID_ARG_VALUE"));
+        return;
+      }
+      schedule(
+        () =>
+          asyncFn(...args, (error: unknown, r: number) => {
+            // First thing in the callback: koffi has just restored the pool thread's errno here.
+            const errno = read();
+            settled();
+            if (error) reject(error);
+            else resolve(r >= 0 ? r : -(slot.errno = errno));
+          }),
+        reject,
+      );
+    });
+  (adapted as { stateName: CaptureStateName }).stateName = stateName;
+  return adapted;
+}
+
+/** A system call adapted the "explicit" way: the caller passes the capture state as the first argument. */
+export interface ExplicitSystemCall {
+  // biome-ignore lint/suspicious/noExplicitAny: mirrors the wrapped koffi function
+  (state: CaptureState, ...args: any[]): number;
+  readonly stateName: CaptureStateName;
+}
+
+/**
+ * The JDK's "explicit" path: like {@link adaptSystemCall}, but errno is captured on every call, success
+ * or not, into the {@link CaptureState} the caller passes (a fresh one per call, or one it keeps).
+ * Returns the same result-or-`-errno`. It exists for benchmarks against the cached per-thread slot and
+ * for callers that want to keep a state.
+ *
+ * @example
+ * const fcntl = adaptSystemCallExplicit(raw, "errno");
+ * const state = new CaptureState();
+ * fcntl(state, -1, 1, 0); // -9, and state.value === 9
+ */
+export function adaptSystemCallExplicit(
+  fn: NativeFunction,
+  stateName: CaptureStateName,
+): ExplicitSystemCall {
+  checkTarget(fn);
+  const read = stateReader(stateName);
+  const arity = typeof fn.async === "function" ? fn.info.arguments.length : -1;
+  let explicit: ExplicitSystemCall;
+  switch (arity) {
+    case 2:
+      explicit = ((state: CaptureState, a: unknown, b: unknown) => {
+        const r = fn(a, b);
+        state.value = read();
+        return r >= 0 ? r : -state.value;
+      }) as ExplicitSystemCall;
+      break;
+    case 3:
+      explicit = ((state: CaptureState, a: unknown, b: unknown, c: unknown) => {
+        const r = fn(a, b, c);
+        state.value = read();
+        return r >= 0 ? r : -state.value;
+      }) as ExplicitSystemCall;
+      break;
+    default:
+      explicit = ((state: CaptureState, ...args: unknown[]) => {
+        const r = fn(...args);
+        state.value = read();
+        return r >= 0 ? r : -state.value;
+      }) as ExplicitSystemCall;
+  }
+  (explicit as { stateName: CaptureStateName }).stateName = stateName;
+  return explicit;
+}

@@ -1,0 +1,312 @@
+import type { Advice, Backend, BackendFeatures, FileMode, LockRequest } from "./backend";
+import { errnoOf } from "./errno";
+import { PRIMITIVES, type Primitives } from "./primitives";
+
+const EINTR = -errnoOf("EINTR");
+const EAGAIN = -errnoOf("EAGAIN");
+const EACCES = -errnoOf("EACCES");
+const EIO = -errnoOf("EIO");
+
+function outOfRange(message: string): RangeError {
+  const error = new RangeError(message);
+  (error as RangeError & { code: string }).code = "ERR_OUT_OF_RANGE";
+  return error;
+}
+
+function isCount(value: number): boolean {
+  return Number.isSafeInteger(value) && value >= 0;
+}
+
+/** Throws before any system call when a transfer would step outside `buffer` (native code would not check). */
+function checkTransfer(buffer: Uint8Array, offset: number, length: number, position: number): void {
+  if (!(buffer instanceof Uint8Array)) {
+    const error = new TypeError("buffer must be a Uint8Array (or Buffer)");
+    (error as TypeError & { code: string }).code = "ERR_INVALID_ARG_TYPE";
+    throw error;
+  }
+  if (!isCount(offset) || !isCount(length) || offset + length > buffer.length) {
+    throw outOfRange(
+      `offset ${offset} and length ${length} must be non-negative integers within the buffer's ${buffer.length} bytes`,
+    );
+  }
+  if (!isCount(position)) {
+    throw outOfRange(`position must be a non-negative safe integer, got ${position}`);
+  }
+}
+
+function checkRange(what: string, position: number, length: number): void {
+  if (!isCount(position) || !isCount(length)) {
+    throw outOfRange(`${what}: position and length must be non-negative safe integers`);
+  }
+}
+
+/** A non-waiting lock that meets a conflicting holder fails with EAGAIN or EACCES, as POSIX allows: one answer. */
+function lockResult(result: number, request: LockRequest): number {
+  return result === EACCES && !request.wait ? EAGAIN : result;
+}
+
+/**
+ * A complete {@link Backend} over one-shot {@link Primitives}: validates arguments, retries EINTR (every
+ * call but `close`), loops `preadFully`/`pwriteFully` over short transfers, and normalises lock
+ * conflicts to `-EAGAIN`. Both real backends and the fault-injecting one are built this way, so the
+ * loops are the same code whichever backend runs.
+ */
+export class ComposedBackend implements Backend {
+  readonly name: string;
+  readonly features: BackendFeatures;
+  readonly [PRIMITIVES]: Primitives;
+  readonly #p: Primitives;
+
+  constructor(primitives: Primitives, features: BackendFeatures, name: string = primitives.name) {
+    this.name = name;
+    this.features = features;
+    this[PRIMITIVES] = primitives;
+    this.#p = primitives;
+  }
+
+  open(path: string, mode: FileMode): number {
+    let r: number;
+    do r = this.#p.open(path, mode);
+    while (r === EINTR);
+    return r;
+  }
+
+  close(fd: number): number {
+    return this.#p.close(fd);
+  }
+
+  pread(fd: number, buffer: Uint8Array, offset: number, length: number, position: number): number {
+    checkTransfer(buffer, offset, length, position);
+    let r: number;
+    do r = this.#p.pread(fd, buffer, offset, length, position);
+    while (r === EINTR);
+    return r;
+  }
+
+  pwrite(fd: number, buffer: Uint8Array, offset: number, length: number, position: number): number {
+    checkTransfer(buffer, offset, length, position);
+    let r: number;
+    do r = this.#p.pwrite(fd, buffer, offset, length, position);
+    while (r === EINTR);
+    return r;
+  }
+
+  preadFully(
+    fd: number,
+    buffer: Uint8Array,
+    offset: number,
+    length: number,
+    position: number,
+  ): number {
+    checkTransfer(buffer, offset, length, position);
+    let done = 0;
+    while (done < length) {
+      const r = this.#p.pread(fd, buffer, offset + done, length - done, position + done);
+      if (r === EINTR) continue;
+      if (r < 0) return r;
+      if (r === 0) break;
+      done += r;
+    }
+    return done;
+  }
+
+  pwriteFully(
+    fd: number,
+    buffer: Uint8Array,
+    offset: number,
+    length: number,
+    position: number,
+  ): number {
+    checkTransfer(buffer, offset, length, position);
+    let done = 0;
+    while (done < length) {
+      const r = this.#p.pwrite(fd, buffer, offset + done, length - done, position + done);
+      if (r === EINTR) continue;
+      if (r < 0) return r;
+      if (r === 0) return EIO;
+      done += r;
+    }
+    return done;
+  }
+
+  size(fd: number): number {
+    let r: number;
+    do r = this.#p.size(fd);
+    while (r === EINTR);
+    return r;
+  }
+
+  truncate(fd: number, length: number): number {
+    checkRange("truncate", 0, length);
+    let r: number;
+    do r = this.#p.truncate(fd, length);
+    while (r === EINTR);
+    return r;
+  }
+
+  sync(fd: number): number {
+    let r: number;
+    do r = this.#p.sync(fd);
+    while (r === EINTR);
+    return r;
+  }
+
+  datasync(fd: number): number {
+    let r: number;
+    do r = this.#p.datasync(fd);
+    while (r === EINTR);
+    return r;
+  }
+
+  lock(fd: number, request: LockRequest): number {
+    checkRange("lock", request.position, request.length);
+    let r: number;
+    do r = this.#p.lock(fd, request);
+    while (r === EINTR);
+    return lockResult(r, request);
+  }
+
+  unlock(fd: number, position: number, length: number): number {
+    checkRange("unlock", position, length);
+    let r: number;
+    do r = this.#p.unlock(fd, position, length);
+    while (r === EINTR);
+    return r;
+  }
+
+  fadvise(fd: number, position: number, length: number, advice: Advice): number {
+    checkRange("fadvise", position, length);
+    let r: number;
+    do r = this.#p.fadvise(fd, position, length, advice);
+    while (r === EINTR);
+    return r;
+  }
+
+  allocate(fd: number, position: number, length: number): number {
+    checkRange("allocate", position, length);
+    let r: number;
+    do r = this.#p.allocate(fd, position, length);
+    while (r === EINTR);
+    return r;
+  }
+
+  async openAsync(path: string, mode: FileMode): Promise<number> {
+    let r: number;
+    do r = await this.#p.openAsync(path, mode);
+    while (r === EINTR);
+    return r;
+  }
+
+  closeAsync(fd: number): Promise<number> {
+    return this.#p.closeAsync(fd);
+  }
+
+  async preadAsync(
+    fd: number,
+    buffer: Uint8Array,
+    offset: number,
+    length: number,
+    position: number,
+  ): Promise<number> {
+    checkTransfer(buffer, offset, length, position);
+    let r: number;
+    do r = await this.#p.preadAsync(fd, buffer, offset, length, position);
+    while (r === EINTR);
+    return r;
+  }
+
+  async pwriteAsync(
+    fd: number,
+    buffer: Uint8Array,
+    offset: number,
+    length: number,
+    position: number,
+  ): Promise<number> {
+    checkTransfer(buffer, offset, length, position);
+    let r: number;
+    do r = await this.#p.pwriteAsync(fd, buffer, offset, length, position);
+    while (r === EINTR);
+    return r;
+  }
+
+  async preadFullyAsync(
+    fd: number,
+    buffer: Uint8Array,
+    offset: number,
+    length: number,
+    position: number,
+  ): Promise<number> {
+    checkTransfer(buffer, offset, length, position);
+    let done = 0;
+    while (done < length) {
+      const r = await this.#p.preadAsync(fd, buffer, offset + done, length - done, position + done);
+      if (r === EINTR) continue;
+      if (r < 0) return r;
+      if (r === 0) break;
+      done += r;
+    }
+    return done;
+  }
+
+  async pwriteFullyAsync(
+    fd: number,
+    buffer: Uint8Array,
+    offset: number,
+    length: number,
+    position: number,
+  ): Promise<number> {
+    checkTransfer(buffer, offset, length, position);
+    let done = 0;
+    while (done < length) {
+      const r = await this.#p.pwriteAsync(
+        fd,
+        buffer,
+        offset + done,
+        length - done,
+        position + done,
+      );
+      if (r === EINTR) continue;
+      if (r < 0) return r;
+      if (r === 0) return EIO;
+      done += r;
+    }
+    return done;
+  }
+
+  async sizeAsync(fd: number): Promise<number> {
+    let r: number;
+    do r = await this.#p.sizeAsync(fd);
+    while (r === EINTR);
+    return r;
+  }
+
+  async truncateAsync(fd: number, length: number): Promise<number> {
+    checkRange("truncate", 0, length);
+    let r: number;
+    do r = await this.#p.truncateAsync(fd, length);
+    while (r === EINTR);
+    return r;
+  }
+
+  async syncAsync(fd: number): Promise<number> {
+    let r: number;
+    do r = await this.#p.syncAsync(fd);
+    while (r === EINTR);
+    return r;
+  }
+
+  async datasyncAsync(fd: number): Promise<number> {
+    let r: number;
+    do r = await this.#p.datasyncAsync(fd);
+    while (r === EINTR);
+    return r;
+  }
+
+  async lockAsync(fd: number, request: LockRequest): Promise<number> {
+    checkRange("lock", request.position, request.length);
+    let r: number;
+    do r = await this.#p.lockAsync(fd, request);
+    while (r === EINTR);
+    return lockResult(r, request);
+  }
+}

@@ -1,0 +1,190 @@
+import * as fs from "node:fs";
+import { type AdaptedSystemCall, adaptSystemCall, type NativeFunction } from "./adapter";
+import type { FileMode, LockRequest } from "./backend";
+import { errnoOf } from "./errno";
+import type { NativeLibc } from "./libc";
+import type { Primitives } from "./primitives";
+
+const EINVAL = -errnoOf("EINVAL");
+const EAGAIN = -errnoOf("EAGAIN");
+const EACCES = -errnoOf("EACCES");
+const EBADF = -errnoOf("EBADF");
+const EINTR = -errnoOf("EINTR");
+const ENOTSUP = -errnoOf("ENOTSUP");
+const SEEK_SET = 0;
+/** 0666: the kernel applies the umask, as for every open(2) with O_CREAT. */
+const CREATE_MODE = 0o666;
+
+const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** The smallest view koffi needs: the buffer itself when it already starts at `offset`. */
+function view(buffer: Uint8Array, offset: number, length: number): Uint8Array {
+  return offset === 0 && length === buffer.length
+    ? buffer
+    : buffer.subarray(offset, offset + length);
+}
+
+/**
+ * The koffi one-shot calls: every failing call returns `-errno`, read through the adapter right after
+ * the call (sync) or in koffi's completion callback (async, where koffi hands over the pool thread's
+ * errno). Locks are Linux OFD locks where the kernel has them, else classic fcntl locks.
+ */
+export function nativePrimitives(libc: NativeLibc): Primitives {
+  const L = libc.layout;
+  const fixed = L.variadicAbi === "fixed";
+  const adapt = (fn: NativeFunction): AdaptedSystemCall => adaptSystemCall(fn, "errno");
+  const open = adapt(libc.open);
+  const close = adapt(libc.close);
+  const pread = adapt(libc.pread);
+  const pwrite = adapt(libc.pwrite);
+  const lseek = adapt(libc.lseek);
+  const ftruncate = adapt(libc.ftruncate);
+  const fsync = adapt(libc.fsync);
+  const fdatasync = libc.fdatasync === undefined ? fsync : adapt(libc.fdatasync);
+  const fcntlLock = adapt(libc.fcntlLock);
+  const fcntl = fixed ? adapt(libc.fcntl as unknown as NativeFunction) : undefined;
+  const fallocate = libc.fallocate === undefined ? undefined : adapt(libc.fallocate);
+
+  const flagsOf = (mode: FileMode): number => {
+    switch (mode) {
+      case "r":
+        return L.O_RDONLY | L.O_CLOEXEC;
+      case "rw":
+        return L.O_RDWR | L.O_CREAT | L.O_CLOEXEC;
+      case "rws":
+        return L.O_RDWR | L.O_CREAT | L.O_SYNC | L.O_CLOEXEC;
+      case "rwd":
+        return L.O_RDWR | L.O_CREAT | L.O_DSYNC | L.O_CLOEXEC;
+      default: {
+        const error = new TypeError(
+          `Unknown mode '${String(mode)}'; valid modes are r, rw, rws, rwd`,
+        );
+        (error as TypeError & { code: string }).code = "ERR_INVALID_ARG_VALUE";
+        throw error;
+      }
+    }
+  };
+
+  // macOS: F_FULLFSYNC, falling back to fsync where the file system refuses it (as SQLite and Go do).
+  // Where fcntl is variadic, fcntlLock is that variadic binding: the argument's type goes before it.
+  const fullfsync = (fd: number): number => {
+    const r =
+      fcntl === undefined
+        ? fcntlLock(fd, L.F_FULLFSYNC, "intptr_t", 0)
+        : fcntl(fd, L.F_FULLFSYNC, 0);
+    return r >= 0 || r === EBADF || r === EINTR ? r : fsync(fd);
+  };
+
+  // OFD locks belong to the open file description: they conflict between fds of one process and
+  // between threads, and closing another fd of the same file does not drop them.
+  let ofd = L.F_OFD_SETLK !== undefined;
+  const template: Record<string, number> = {};
+  for (const field of Object.keys(L.flock)) template[field] = 0;
+  const flock = (type: number, position: number, length: number): Record<string, number> => ({
+    ...template,
+    l_type: type,
+    l_whence: SEEK_SET,
+    l_start: position,
+    l_len: length,
+  });
+  const command = (wait: boolean): number =>
+    ofd ? (wait ? L.F_OFD_SETLKW! : L.F_OFD_SETLK!) : wait ? L.F_SETLKW : L.F_SETLK;
+  const setLock = (fd: number, cmd: number, lock: Record<string, number>): number =>
+    fixed ? fcntlLock(fd, cmd, lock) : fcntlLock(fd, cmd, libc.flockPointer, lock);
+  /** Kernels before 3.15 answer EINVAL to OFD commands; a classic command that gets past EINVAL proves it. */
+  const lockSync = (fd: number, wait: boolean, lock: Record<string, number>): number => {
+    const r = setLock(fd, command(wait), lock);
+    if (r !== EINVAL || !ofd) return r;
+    const retried = setLock(fd, wait ? L.F_SETLKW : L.F_SETLK, lock);
+    if (retried !== EINVAL) ofd = false;
+    return retried;
+  };
+  const lockAsync = async (
+    fd: number,
+    wait: boolean,
+    lock: Record<string, number>,
+  ): Promise<number> => {
+    if (!wait) return lockSync(fd, false, lock);
+    if (!fixed) {
+      // Apple arm64: variadic fcntl cannot run on the pool, so poll without blocking the event loop.
+      for (let delay = 1; ; delay = Math.min(delay * 2, 50)) {
+        const r = lockSync(fd, false, lock);
+        if (r !== EAGAIN && r !== EACCES) return r;
+        await sleep(delay);
+      }
+    }
+    const r = await fcntlLock.async(fd, command(true), lock);
+    if (r !== EINVAL || !ofd) return r;
+    const retried = await fcntlLock.async(fd, L.F_SETLKW, lock);
+    if (retried !== EINVAL) ofd = false;
+    return retried;
+  };
+  const typeOf = (request: LockRequest): number => (request.shared ? L.F_RDLCK : L.F_WRLCK);
+
+  const posixFadvise = libc.posix_fadvise;
+  const fadviseValues = L.fadvise;
+
+  return {
+    name: "native",
+    open: (path, mode) =>
+      fixed
+        ? open(path, flagsOf(mode), CREATE_MODE)
+        : open(path, flagsOf(mode), "uint32_t", CREATE_MODE),
+    close: (fd) => close(fd),
+    pread: (fd, buffer, offset, length, position) =>
+      pread(fd, view(buffer, offset, length), length, position),
+    pwrite: (fd, buffer, offset, length, position) =>
+      pwrite(fd, view(buffer, offset, length), length, position),
+    size: (fd) => lseek(fd, 0, L.SEEK_END),
+    truncate: (fd, length) => ftruncate(fd, length),
+    sync: (fd) => (L.F_FULLFSYNC === undefined ? fsync(fd) : fullfsync(fd)),
+    datasync: (fd) => (L.datasync === "fullfsync" ? fullfsync(fd) : fdatasync(fd)),
+    lock: (fd, request) =>
+      lockSync(fd, request.wait, flock(typeOf(request), request.position, request.length)),
+    unlock: (fd, position, length) => lockSync(fd, false, flock(L.F_UNLCK, position, length)),
+    fadvise: (fd, position, length, advice) => {
+      if (posixFadvise === undefined || fadviseValues === undefined) return 0;
+      const value = fadviseValues[advice];
+      if (value === undefined) return EINVAL;
+      // posix_fadvise returns the error number itself and leaves errno alone.
+      const r = posixFadvise(fd, position, length, value) as number;
+      return r > 0 ? -r : r;
+    },
+    allocate: (fd, position, length) => {
+      if (fallocate === undefined) return ENOTSUP;
+      if (L.allocate === "fallocate") return fallocate(fd, 0, position, length);
+      const r = (libc.fallocate as NativeFunction)(fd, position, length) as number;
+      return r > 0 ? -r : r;
+    },
+    openAsync: (path, mode) => {
+      if (fixed) return open.async(path, flagsOf(mode), CREATE_MODE);
+      // Variadic open cannot run on the pool; libuv's open is the same syscall (it adds O_CLOEXEC).
+      return new Promise((resolve) =>
+        fs.open(path, flagsOf(mode) & ~L.O_CLOEXEC, CREATE_MODE, (error, fd) =>
+          resolve(error === null ? fd : (error.errno ?? EINVAL)),
+        ),
+      );
+    },
+    closeAsync: (fd) => close.async(fd),
+    preadAsync: (fd, buffer, offset, length, position) =>
+      pread.async(fd, view(buffer, offset, length), length, position),
+    pwriteAsync: (fd, buffer, offset, length, position) =>
+      pwrite.async(fd, view(buffer, offset, length), length, position),
+    sizeAsync: (fd) => lseek.async(fd, 0, L.SEEK_END),
+    truncateAsync: (fd, length) => ftruncate.async(fd, length),
+    syncAsync: async (fd) => {
+      if (L.F_FULLFSYNC === undefined) return fsync.async(fd);
+      if (fcntl === undefined) return fullfsync(fd);
+      const r = await fcntl.async(fd, L.F_FULLFSYNC, 0);
+      return r >= 0 || r === EBADF || r === EINTR ? r : fsync.async(fd);
+    },
+    datasyncAsync: async (fd) => {
+      if (L.datasync !== "fullfsync") return fdatasync.async(fd);
+      if (fcntl === undefined) return fullfsync(fd);
+      const r = await fcntl.async(fd, L.F_FULLFSYNC!, 0);
+      return r >= 0 || r === EBADF || r === EINTR ? r : fsync.async(fd);
+    },
+    lockAsync: (fd, request) =>
+      lockAsync(fd, request.wait, flock(typeOf(request), request.position, request.length)),
+  };
+}

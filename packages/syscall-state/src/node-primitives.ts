@@ -1,0 +1,129 @@
+import * as fs from "node:fs";
+import type { FileMode } from "./backend";
+import { errnoOf } from "./errno";
+import type { Primitives } from "./primitives";
+
+const ENOTSUP = -errnoOf("ENOTSUP");
+const { O_RDONLY, O_RDWR, O_CREAT, O_SYNC } = fs.constants;
+// Windows has no O_DSYNC; O_SYNC is the closest promise there.
+const O_DSYNC = fs.constants.O_DSYNC ?? O_SYNC;
+
+/** `open(2)` flags for a RandomAccessFile mode; libuv adds O_CLOEXEC on every open. */
+function flagsOf(mode: FileMode): number {
+  switch (mode) {
+    case "r":
+      return O_RDONLY;
+    case "rw":
+      return O_RDWR | O_CREAT;
+    case "rws":
+      return O_RDWR | O_CREAT | O_SYNC;
+    case "rwd":
+      return O_RDWR | O_CREAT | O_DSYNC;
+    default: {
+      const error = new TypeError(
+        `Unknown mode '${String(mode)}'; valid modes are r, rw, rws, rwd`,
+      );
+      (error as TypeError & { code: string }).code = "ERR_INVALID_ARG_VALUE";
+      throw error;
+    }
+  }
+}
+
+/** Node's fs errors carry the negative errno already; anything else (a bad argument) is rethrown. */
+function negativeErrno(error: unknown): number {
+  const errno = (error as { errno?: unknown } | null)?.errno;
+  if (typeof errno === "number" && errno < 0) return errno;
+  throw error;
+}
+
+const EBADF = -errnoOf("EBADF");
+
+/** node:fs throws a RangeError for a negative fd where the kernel says EBADF; answer as the kernel would. */
+function badFd(fd: number): boolean {
+  return !(Number.isInteger(fd) && fd >= 0 && fd <= 0x7fffffff);
+}
+
+function guard(call: () => number, fd?: number): number {
+  if (fd !== undefined && badFd(fd)) return EBADF;
+  try {
+    return call();
+  } catch (error) {
+    return negativeErrno(error);
+  }
+}
+
+function guardVoid(call: () => void, fd: number): number {
+  return guard(() => {
+    call();
+    return 0;
+  }, fd);
+}
+
+/** Runs a callback-style fs call, resolving to its result or `-errno`. */
+function viaCallback<T>(
+  start: (callback: (error: NodeJS.ErrnoException | null, value: T) => void) => void,
+  map: (value: T) => number,
+  fd?: number,
+): Promise<number> {
+  if (fd !== undefined && badFd(fd)) return Promise.resolve(EBADF);
+  return new Promise((resolve, reject) => {
+    start((error, value) => {
+      if (error === null) resolve(map(value));
+      else {
+        try {
+          resolve(negativeErrno(error));
+        } catch (other) {
+          reject(other);
+        }
+      }
+    });
+  });
+}
+
+const zero = (): number => 0;
+const identity = (n: number): number => n;
+
+/**
+ * The `node:fs` one-shot calls. Locks and `allocate` are `-ENOTSUP` (node:fs has neither);
+ * `fadvise` is accepted and ignored (0), since advice may always be ignored.
+ */
+export function nodePrimitives(): Primitives {
+  return {
+    name: "node",
+    open: (path, mode) => guard(() => fs.openSync(path, flagsOf(mode), 0o666)),
+    close: (fd) => guardVoid(() => fs.closeSync(fd), fd),
+    pread: (fd, buffer, offset, length, position) =>
+      guard(() => fs.readSync(fd, buffer, offset, length, position), fd),
+    pwrite: (fd, buffer, offset, length, position) =>
+      guard(() => fs.writeSync(fd, buffer, offset, length, position), fd),
+    size: (fd) => guard(() => fs.fstatSync(fd).size, fd),
+    truncate: (fd, length) => guardVoid(() => fs.ftruncateSync(fd, length), fd),
+    sync: (fd) => guardVoid(() => fs.fsyncSync(fd), fd),
+    datasync: (fd) => guardVoid(() => fs.fdatasyncSync(fd), fd),
+    lock: () => ENOTSUP,
+    unlock: () => ENOTSUP,
+    fadvise: () => 0,
+    allocate: () => ENOTSUP,
+    openAsync: (path, mode) => {
+      const flags = flagsOf(mode);
+      return viaCallback<number>((cb) => fs.open(path, flags, 0o666, cb), identity);
+    },
+    closeAsync: (fd) => viaCallback<void>((cb) => fs.close(fd, (e) => cb(e, undefined)), zero, fd),
+    preadAsync: (fd, buffer, offset, length, position) =>
+      viaCallback<number>((cb) => fs.read(fd, buffer, offset, length, position, cb), identity, fd),
+    pwriteAsync: (fd, buffer, offset, length, position) =>
+      viaCallback<number>((cb) => fs.write(fd, buffer, offset, length, position, cb), identity, fd),
+    sizeAsync: (fd) =>
+      viaCallback<fs.Stats>(
+        (cb) => fs.fstat(fd, cb),
+        (stats) => stats.size,
+        fd,
+      ),
+    truncateAsync: (fd, length) =>
+      viaCallback<void>((cb) => fs.ftruncate(fd, length, (e) => cb(e, undefined)), zero, fd),
+    syncAsync: (fd) => viaCallback<void>((cb) => fs.fsync(fd, (e) => cb(e, undefined)), zero, fd),
+    datasyncAsync: (fd) =>
+      viaCallback<void>((cb) => fs.fdatasync(fd, (e) => cb(e, undefined)), zero, fd),
+    lockAsync: () => Promise.resolve(ENOTSUP),
+  };
+}

@@ -1,0 +1,12 @@
+import type { AsyncBackend, SyncBackend } from "./backend";
+
+/**
+ * One system call per method, with no retry and no loop: what a backend is built from. The shared
+ * loops in `compose-backend.ts` add the EINTR retries and the full-transfer loops on top, so a fault
+ * injected here (see `./testing`) travels through exactly the code real errors do.
+ */
+export type Primitives = Omit<SyncBackend, "preadFully" | "pwriteFully"> &
+  Omit<AsyncBackend, "preadFullyAsync" | "pwriteFullyAsync">;
+
+/** Where a composed backend keeps its primitives; a registered symbol, so every copy of this package agrees. */
+export const PRIMITIVES: unique symbol = Symbol.for("@rafkit/syscall-state/primitives");

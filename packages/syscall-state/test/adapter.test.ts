@@ -1,0 +1,126 @@
+import { closeSync, mkdirSync, openSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, test } from "vitest";
+import {
+  adaptSystemCall,
+  adaptSystemCallExplicit,
+  CaptureState,
+  lastErrno,
+  type NativeFunction,
+} from "../src/adapter";
+import { loadKoffi } from "../src/koffi";
+import { nativeLibc } from "../src/libc";
+import { isNativeAvailable, nativeBackend } from "../src/native-backend";
+import { neg, tempDir } from "./helpers";
+
+const available = isNativeAvailable();
+if (!available) console.warn("native backend unavailable here: adapter tests are skipped");
+
+describe.skipIf(!available)("adaptSystemCall", () => {
+  const libc = () => nativeLibc();
+  const F_GETFD = () => libc().layout.F_GETFD;
+
+  test("returns the result on success, -errno on failure, and keeps it in the thread's slot", () => {
+    const fcntl = adaptSystemCall(libc().fcntl as unknown as NativeFunction, "errno");
+    const fd = openSync(__filename, "r");
+    try {
+      // Node opens with O_CLOEXEC: F_GETFD reports FD_CLOEXEC (1).
+      expect(fcntl(fd, F_GETFD(), 0)).toBe(1);
+      expect(fcntl(-1, F_GETFD(), 0)).toBe(neg("EBADF"));
+      expect(lastErrno()).toBe(-neg("EBADF"));
+      expect(fcntl(fd, 0x7fff, 0)).toBe(neg("EINVAL"));
+      expect(lastErrno()).toBe(-neg("EINVAL"));
+      expect(fcntl.stateName).toBe("errno");
+    } finally {
+      closeSync(fd);
+    }
+  });
+
+  test("adapts functions of any arity", () => {
+    const close = adaptSystemCall(libc().close, "errno");
+    const lseek = adaptSystemCall(libc().lseek, "errno");
+    const ftruncate = adaptSystemCall(libc().ftruncate, "errno");
+    const pread = adaptSystemCall(libc().pread, "errno");
+    expect(close(-1)).toBe(neg("EBADF"));
+    expect(lseek(-1, 0, 0)).toBe(neg("EBADF"));
+    expect(ftruncate(-1, 0)).toBe(neg("EBADF"));
+    expect(pread(-1, new Uint8Array(1), 1, 0)).toBe(neg("EBADF"));
+    const variadic = loadKoffi()
+      .load(null)
+      .func("int fcntl(int fd, int cmd, ...)") as NativeFunction;
+    const adapted = adaptSystemCall(variadic, "errno");
+    expect(adapted(-1, F_GETFD(), "int", 0)).toBe(neg("EBADF"));
+    return expect(adapted.async(-1, F_GETFD(), "int", 0)).rejects.toThrow(/variadic/);
+  });
+
+  test("rejects unknown state names and non-integer targets, naming what is valid", () => {
+    const fcntl = libc().fcntl as unknown as NativeFunction;
+    expect(() => adaptSystemCall(fcntl, "errnoo" as never)).toThrow(
+      /valid names are errno, GetLastError, WSAGetLastError/,
+    );
+    if (process.platform !== "win32") {
+      expect(() => adaptSystemCall(fcntl, "GetLastError")).toThrow(/Windows only/);
+      expect(() => adaptSystemCallExplicit(fcntl, "WSAGetLastError")).toThrow(/Windows only/);
+    }
+    const lib = loadKoffi().load(null);
+    const strerror = lib.func("const char *strerror(int errnum)") as NativeFunction;
+    const voidFn = lib.func("void sync(void)") as NativeFunction;
+    expect(() => adaptSystemCall(strerror, "errno")).toThrow(
+      /returning an integer \(Int8.*strerror returns String/,
+    );
+    expect(() => adaptSystemCall(voidFn, "errno")).toThrow(/returns Void/);
+    expect(() => adaptSystemCall((() => 1) as never, "errno")).toThrow(/koffi-bound function/);
+  });
+
+  test("explicit path: a state per call captures errno on every call", () => {
+    const explicit = adaptSystemCallExplicit(libc().fcntl as unknown as NativeFunction, "errno");
+    const state = new CaptureState();
+    expect(explicit(state, -1, F_GETFD(), 0)).toBe(neg("EBADF"));
+    expect(state.value).toBe(-neg("EBADF"));
+    const fresh = new CaptureState();
+    expect(explicit(fresh, 0x7fffffff, F_GETFD(), 0)).toBe(neg("EBADF"));
+    expect(explicit(fresh, 0, 0x7fff, 0)).toBe(neg("EINVAL"));
+    expect(fresh.value).toBe(-neg("EINVAL"));
+    const close = adaptSystemCallExplicit(libc().close, "errno");
+    expect(close(new CaptureState(), -1)).toBe(neg("EBADF"));
+    const pread = adaptSystemCallExplicit(libc().pread, "errno");
+    expect(pread(new CaptureState(), -1, new Uint8Array(1), 1, 0)).toBe(neg("EBADF"));
+  });
+});
+
+describe.skipIf(!available)("async errno capture (koffi reads errno on the pool thread)", () => {
+  const dir = tempDir("async-errno");
+
+  test("concurrent async failures each resolve to their own errno, despite sync failures in between", async () => {
+    const backend = nativeBackend();
+    const sub = join(dir, "d");
+    mkdirSync(sub);
+    const dirFd = backend.open(sub, "r");
+    const file = join(dir, "f");
+    const fileFd = backend.open(file, "rw");
+    const buf = new Uint8Array(8);
+    const fcntl = adaptSystemCall(nativeLibc().fcntl as unknown as NativeFunction, "errno");
+    const cases: [() => Promise<number>, number][] = [
+      [() => backend.preadAsync(dirFd, buf, 0, 8, 0), neg("EISDIR")],
+      [() => backend.preadAsync(-1, buf, 0, 8, 0), neg("EBADF")],
+      [() => backend.openAsync(join(dir, "missing", "x"), "r"), neg("ENOENT")],
+      [() => backend.openAsync(join(file, "x"), "r"), neg("ENOTDIR")],
+      [() => backend.truncateAsync(dirFd, 0), neg("EINVAL")],
+      [() => fcntl.async(fileFd, 0x7fff, 0), neg("EINVAL")],
+    ];
+    const pending: Promise<[number, number]>[] = [];
+    for (let round = 0; round < 200; round++) {
+      for (const [call, expected] of cases) {
+        pending.push(call().then((r) => [r, expected]));
+        // A sync failure on the main thread leaves a different errno there meanwhile.
+        expect(fcntl(-1, 1, 0)).toBe(neg("EBADF"));
+      }
+    }
+    const results = await Promise.all(pending);
+    const mismatches = results.filter(([r, expected]) => r !== expected);
+    expect(mismatches).toEqual([]);
+    expect(results).toHaveLength(200 * cases.length);
+    backend.close(dirFd);
+    backend.close(fileFd);
+  });
+});

@@ -1,0 +1,220 @@
+import { constants as fsConstants, mkdirSync, statSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, test } from "vitest";
+import type { Backend } from "../src/backend";
+import { isNativeAvailable, nativeBackend } from "../src/native-backend";
+import { nodeBackend } from "../src/node-backend";
+import { canEmulate, emulatedBackend } from "./emulated";
+import { fdFlags, neg, tempDir } from "./helpers";
+
+const dir = tempDir("contract");
+let counter = 0;
+const fresh = (name: string): string => join(dir, `${name}-${counter++}`);
+
+const backends: [string, () => Backend][] = [
+  ["native", nativeBackend],
+  ["node", nodeBackend],
+];
+// Other platforms' native code paths, against this kernel (see emulated.ts).
+if (canEmulate && isNativeAvailable()) {
+  backends.push(["native(bsd-like)", () => (bsdLike ??= emulatedBackend("bsd-like"))]);
+  backends.push(["native(old-kernel)", () => (oldKernel ??= emulatedBackend("old-kernel"))]);
+}
+let bsdLike: Backend | undefined;
+let oldKernel: Backend | undefined;
+
+// One suite, both backends: the same calls must give the same results on real files.
+describe.each(backends)("contract: %s backend", (name, make) => {
+  const native = name.startsWith("native");
+  const skip = native && !isNativeAvailable();
+  if (skip) console.warn("native backend unavailable here: its contract run is skipped");
+  const b = (): Backend => make();
+
+  test.skipIf(skip)(
+    "open: r on a missing file is -ENOENT; rw creates it with 0666 & ~umask",
+    () => {
+      const path = fresh("create");
+      expect(b().open(path, "r")).toBe(neg("ENOENT"));
+      const fd = b().open(path, "rw");
+      expect(fd).toBeGreaterThanOrEqual(0);
+      const umask = process.umask();
+      expect(statSync(path).mode & 0o777).toBe(0o666 & ~umask);
+      expect(b().close(fd)).toBe(0);
+      expect(b().close(fd)).toBe(neg("EBADF"));
+    },
+  );
+
+  test.skipIf(skip || process.platform !== "linux")(
+    "open: close-on-exec always, O_SYNC for rws, O_DSYNC for rwd (Linux fdinfo)",
+    () => {
+      const path = fresh("flags");
+      const O_CLOEXEC = 0o2000000;
+      const expectations = [
+        ["r", 0],
+        ["rw", fsConstants.O_RDWR],
+        ["rws", fsConstants.O_RDWR | fsConstants.O_SYNC],
+        ["rwd", fsConstants.O_RDWR | fsConstants.O_DSYNC],
+      ] as const;
+      writeFileSync(path, "x");
+      for (const [mode, bits] of expectations) {
+        const fd = b().open(path, mode);
+        const flags = fdFlags(fd)!;
+        expect(flags & O_CLOEXEC).toBe(O_CLOEXEC);
+        expect(flags & (fsConstants.O_RDWR | fsConstants.O_SYNC | fsConstants.O_DSYNC)).toBe(bits);
+        b().close(fd);
+      }
+    },
+  );
+
+  test.skipIf(skip)(
+    "open: a directory for rw is -EISDIR; reading a directory fd is -EISDIR",
+    () => {
+      const sub = fresh("dir");
+      mkdirSync(sub);
+      expect(b().open(sub, "rw")).toBe(neg("EISDIR"));
+      const fd = b().open(sub, "r");
+      expect(fd).toBeGreaterThanOrEqual(0);
+      expect(b().pread(fd, new Uint8Array(4), 0, 4, 0)).toBe(neg("EISDIR"));
+      b().close(fd);
+    },
+  );
+
+  test.skipIf(skip)("pread/pwrite: positional, partial at EOF, 0 past EOF, honour offset", () => {
+    const fd = b().open(fresh("rw"), "rw");
+    const data = new TextEncoder().encode("0123456789");
+    expect(b().pwrite(fd, data, 2, 5, 100)).toBe(5);
+    expect(b().size(fd)).toBe(105);
+    const out = new Uint8Array(8).fill(0xee);
+    expect(b().pread(fd, out, 3, 5, 100)).toBe(5);
+    expect([...out]).toEqual([0xee, 0xee, 0xee, ...data.subarray(2, 7), 0xee].slice(0, 8));
+    expect(b().preadFully(fd, out, 0, 8, 101)).toBe(4);
+    expect(b().pread(fd, out, 0, 8, 500)).toBe(0);
+    // The hole before position 100 reads as zeros.
+    expect(b().preadFully(fd, out, 0, 8, 0)).toBe(8);
+    expect([...out]).toEqual([0, 0, 0, 0, 0, 0, 0, 0]);
+    expect(b().pwriteFully(fd, data, 0, 10, 0)).toBe(10);
+    expect(b().preadFully(fd, out, 0, 8, 1)).toBe(8);
+    expect(new TextDecoder().decode(out)).toBe("12345678");
+    b().close(fd);
+  });
+
+  test.skipIf(skip)("a read-only fd refuses writes with -EBADF", () => {
+    const path = fresh("ro");
+    writeFileSync(path, "abc");
+    const fd = b().open(path, "r");
+    expect(b().pwrite(fd, new Uint8Array(1), 0, 1, 0)).toBe(neg("EBADF"));
+    expect(b().truncate(fd, 0)).toBe(neg("EINVAL"));
+    b().close(fd);
+  });
+
+  test.skipIf(skip)("offsets beyond 4 GiB are exact (sparse 5 GiB file)", async () => {
+    const fd = b().open(fresh("big"), "rw");
+    const at = 5 * 1024 ** 3 + 7;
+    const bytes = new Uint8Array([1, 2, 3, 4]);
+    expect(b().pwriteFully(fd, bytes, 0, 4, at)).toBe(4);
+    expect(b().size(fd)).toBe(at + 4);
+    expect(await b().sizeAsync(fd)).toBe(at + 4);
+    const back = new Uint8Array(6);
+    expect(b().preadFully(fd, back, 0, 6, at - 1)).toBe(5);
+    expect([...back]).toEqual([0, 1, 2, 3, 4, 0]);
+    expect(await b().preadAsync(fd, back, 0, 2, at + 2)).toBe(2);
+    expect([...back.subarray(0, 2)]).toEqual([3, 4]);
+    // 2^32 + 1: a 32-bit truncation would land at 1.
+    expect(b().truncate(fd, 2 ** 32 + 1)).toBe(0);
+    expect(b().size(fd)).toBe(2 ** 32 + 1);
+    b().close(fd);
+  });
+
+  test.skipIf(skip)(
+    "truncate, sync, datasync, fadvise on a real file; all -EBADF on a bad fd",
+    () => {
+      const fd = b().open(fresh("misc"), "rw");
+      b().pwriteFully(fd, new Uint8Array(100), 0, 100, 0);
+      expect(b().truncate(fd, 10)).toBe(0);
+      expect(b().size(fd)).toBe(10);
+      expect(b().sync(fd)).toBe(0);
+      expect(b().datasync(fd)).toBe(0);
+      expect(b().fadvise(fd, 0, 0, "sequential")).toBe(0);
+      b().close(fd);
+      const bad = 987_654;
+      for (const r of [
+        b().size(bad),
+        b().truncate(bad, 0),
+        b().sync(bad),
+        b().datasync(bad),
+        b().pread(bad, new Uint8Array(1), 0, 1, 0),
+        b().pwrite(bad, new Uint8Array(1), 0, 1, 0),
+        b().close(-1),
+      ]) {
+        expect(r).toBe(neg("EBADF"));
+      }
+    },
+  );
+
+  test.skipIf(skip)("allocate reserves where supported, else -ENOTSUP", () => {
+    const fd = b().open(fresh("alloc"), "rw");
+    const r = b().allocate(fd, 0, 65536);
+    if (b().features?.allocate) {
+      // Some file systems (tmpfs before 3.5, ...) lack fallocate: then the kernel says so.
+      expect([0, neg("ENOTSUP")]).toContain(r);
+      if (r === 0) expect(b().size(fd)).toBe(65536);
+    } else {
+      expect(r).toBe(neg("ENOTSUP"));
+    }
+    b().close(fd);
+  });
+
+  test.skipIf(skip)("async twins resolve to the same results as the sync calls", async () => {
+    const path = fresh("async");
+    expect(await b().openAsync(path, "r")).toBe(neg("ENOENT"));
+    const fd = await b().openAsync(path, "rw");
+    expect(fd).toBeGreaterThanOrEqual(0);
+    const data = new Uint8Array([9, 8, 7, 6, 5]);
+    expect(await b().pwriteAsync(fd, data, 1, 3, 10)).toBe(3);
+    expect(await b().pwriteFullyAsync(fd, data, 0, 5, 0)).toBe(5);
+    expect(await b().sizeAsync(fd)).toBe(13);
+    const out = new Uint8Array(5);
+    expect(await b().preadFullyAsync(fd, out, 0, 5, 0)).toBe(5);
+    expect([...out]).toEqual([9, 8, 7, 6, 5]);
+    expect(await b().preadFullyAsync(fd, out, 0, 5, 10)).toBe(3);
+    expect(await b().truncateAsync(fd, 2)).toBe(0);
+    expect(await b().syncAsync(fd)).toBe(0);
+    expect(await b().datasyncAsync(fd)).toBe(0);
+    expect(await b().sizeAsync(fd)).toBe(2);
+    expect(await b().closeAsync(fd)).toBe(0);
+    expect(await b().closeAsync(fd)).toBe(neg("EBADF"));
+    expect(await b().preadAsync(fd, out, 0, 1, 0)).toBe(neg("EBADF"));
+    expect(await b().sizeAsync(-5)).toBe(neg("EBADF"));
+  });
+
+  test.skipIf(skip)("locks: native takes them, node says -ENOTSUP", async () => {
+    const fd = b().open(fresh("lock"), "rw");
+    const whole = { shared: false, wait: false, position: 0, length: 0 };
+    const expected = b().features?.locks ? 0 : neg("ENOTSUP");
+    expect(b().lock(fd, whole)).toBe(expected);
+    expect(b().unlock(fd, 0, 0)).toBe(expected);
+    expect(await b().lockAsync(fd, { ...whole, shared: true, wait: true })).toBe(expected);
+    expect(b().unlock(fd, 0, 0)).toBe(expected);
+    b().close(fd);
+  });
+
+  test.skipIf(skip)("bad arguments throw before any system call", async () => {
+    const fd = b().open(fresh("args"), "rw");
+    const buf = new Uint8Array(4);
+    expect(() => b().pread(fd, buf, 2, 3, 0)).toThrow(
+      expect.objectContaining({ code: "ERR_OUT_OF_RANGE" }),
+    );
+    expect(() => b().pwrite(fd, buf, 0, 1, -1)).toThrow(RangeError);
+    expect(() => b().pread(fd, "x" as never, 0, 1, 0)).toThrow(TypeError);
+    expect(() => b().truncate(fd, -1)).toThrow(RangeError);
+    expect(() => b().lock(fd, { shared: true, wait: false, position: -1, length: 0 })).toThrow(
+      RangeError,
+    );
+    expect(() => b().open(join(dir, "m"), "x" as never)).toThrow(
+      expect.objectContaining({ code: "ERR_INVALID_ARG_VALUE" }),
+    );
+    await expect(b().preadAsync(fd, buf, 0, 5, 0)).rejects.toThrow(RangeError);
+    expect(b().size(fd)).toBe(0);
+    b().close(fd);
+  });
+});
