@@ -1,3 +1,3 @@
 import { packageTestConfig } from "../../vitest.shared.ts";
 
-export default packageTestConfig({ lines: 90 });
+export default packageTestConfig({ lines: 96 });

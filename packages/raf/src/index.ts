@@ -1,1 +1,12 @@
-export {};
+/**
+ * `@rafkit/raf`: `java.io.RandomAccessFile` for Node.js, byte-compatible with the JDK's
+ * `DataInput`/`DataOutput`, with one coherent read/write buffer and bulk typed-array I/O.
+ *
+ * @packageDocumentation
+ */
+export { type ByteOrder, UTFDataFormatError } from "@rafkit/bits";
+export { SystemCallError } from "@rafkit/syscall-state";
+export { ClosedError, EOFError, OffsetRangeError } from "./errors";
+export { parseMode } from "./modes";
+export { DEFAULT_BUFFER_SIZE, type RandomAccessFileOptions } from "./options";
+export { RandomAccessFile } from "./random-access-file";

@@ -1,0 +1,30 @@
+import { OffsetRangeError } from "./errors";
+
+const MAX = BigInt(Number.MAX_SAFE_INTEGER);
+
+/**
+ * A file offset or length from a `number` or `bigint`, as an exact `number`. Throws
+ * {@link OffsetRangeError} for a negative value (Java's "Negative seek offset" for `seek`), a
+ * fraction, or a value above `Number.MAX_SAFE_INTEGER` (8 PiB, beyond any file system).
+ */
+export function toPosition(value: number | bigint, what: string): number {
+  if (typeof value === "bigint") {
+    if (value < 0n) throw negative(what);
+    if (value > MAX) throw new OffsetRangeError(`${what} ${value} exceeds Number.MAX_SAFE_INTEGER`);
+    return Number(value);
+  }
+  if (typeof value !== "number") {
+    const error = new TypeError(`${what} must be a number or bigint, got ${typeof value}`);
+    (error as TypeError & { code: string }).code = "ERR_INVALID_ARG_TYPE";
+    throw error;
+  }
+  if (value < 0) throw negative(what);
+  if (!Number.isSafeInteger(value)) {
+    throw new OffsetRangeError(`${what} must be a safe integer, got ${value}`);
+  }
+  return value;
+}
+
+function negative(what: string): OffsetRangeError {
+  return new OffsetRangeError(what === "seek offset" ? "Negative seek offset" : `Negative ${what}`);
+}

@@ -1,0 +1,422 @@
+import { constants } from "node:os";
+import { systemCallError } from "@rafkit/syscall-state";
+import { ClosedError } from "./errors";
+
+const EINTR = constants.errno.EINTR;
+const EIO = constants.errno.EIO;
+const EBADF = constants.errno.EBADF;
+
+/** What a planner tells its driver: the operation can finish now ({@link READY}), needs {@link IO}, or hit {@link EOF}. */
+export type Step = 0 | 1 | 2;
+/** The operation can complete from the window. */
+export const READY: Step = 0;
+/** The driver must perform the pending request (`ioWrite`/`ioBuf`/`ioOff`/`ioLen`/`ioPos`), pass its result to `complete`, and plan again. */
+export const IO: Step = 1;
+/** The file ended first; `avail` bytes at `at` (possibly 0) were all there was. */
+export const EOF: Step = 2;
+
+// What the pending request is for, so `complete` knows how to apply its result.
+const FILL = 1;
+const FLUSH = 2;
+const DIRECT_READ = 3;
+const DIRECT_WRITE = 4;
+
+/**
+ * The I/O-free core of a random access file: the file pointer and ONE window over a file range that
+ * serves both reads and writes, with its dirty range. It performs no I/O itself. Each `plan*` method
+ * either says the operation can proceed from the window ({@link READY}) or names the single system
+ * call its driver must make next ({@link IO}): a `pread` to refill, or a `pwrite` to flush. The driver
+ * (sync today, async later) makes the call with its backend, hands the result to {@link complete},
+ * and plans again. So buffering logic lives here once, whatever the driver.
+ *
+ * Invariants: the window holds file bytes `[start, start + valid)`, as the instance sees them (its
+ * own unflushed writes included); bytes `[dirtyFrom, dirtyTo)` of it are not yet in the file. With
+ * capacity 0 (unbuffered) the window is an 8-byte scratch that never keeps data between operations,
+ * and every write goes straight through, so each primitive costs exactly one system call, as the JDK's.
+ */
+export class Window {
+  /** The file pointer. */
+  pointer = 0;
+  /** The window's bytes (at least 8, so any primitive fits even when `capacity` is 0 or 1). */
+  readonly buf: Uint8Array;
+  /** File position of `buf[0]`. */
+  start = 0;
+  /** Bytes of `buf` holding file content. */
+  valid = 0;
+  /** Dirty range in `buf`; clean when `dirtyTo <= dirtyFrom`. */
+  dirtyFrom = 0;
+  dirtyTo = 0;
+  /** The configured buffer size (0 = unbuffered). */
+  readonly capacity: number;
+  /** Where the write hot path may write up to: `capacity`, or 0 when writes must take the slow path. */
+  limit: number;
+  /** Every write must reach the OS before its call returns (`rws`, `rwd`, unbuffered). */
+  readonly writeThrough: boolean;
+  /** Writes are refused (mode `r`). */
+  readonly readOnly: boolean;
+  closed = false;
+
+  /** After a READY/EOF plan: where the bytes are in `buf`, and how many are there from `at`. */
+  at = 0;
+  avail = 0;
+
+  /** The pending request. */
+  kind = 0;
+  ioWrite = false;
+  ioBuf: Uint8Array;
+  ioOff = 0;
+  ioLen = 0;
+  ioPos = 0;
+
+  /** Per-operation progress: bytes transferred, and whether the file ended. Reset by {@link begin}. */
+  done = 0;
+  eof = false;
+
+  /** `readLine` state: the text so far, and whether a `\r` was just consumed. */
+  line = "";
+  lineCR = false;
+
+  constructor(
+    /** The open descriptor. */
+    readonly fd: number,
+    /** The path, for error messages. */
+    readonly path: string,
+    capacity: number,
+    options: { readOnly: boolean; writeThrough: boolean },
+  ) {
+    this.capacity = capacity;
+    this.buf = new Uint8Array(Math.max(capacity, 8));
+    this.ioBuf = this.buf;
+    this.readOnly = options.readOnly;
+    this.writeThrough = options.writeThrough || capacity === 0;
+    this.limit = this.readOnly ? 0 : capacity;
+  }
+
+  /** Whether the window holds bytes not yet written to the file. */
+  get dirty(): boolean {
+    return this.dirtyTo > this.dirtyFrom;
+  }
+
+  /** Starts a slow-path operation: throws when closed, and resets per-operation progress. */
+  begin(): void {
+    if (this.closed) throw new ClosedError();
+    this.done = 0;
+    this.eof = false;
+    this.line = "";
+    this.lineCR = false;
+    // Unbuffered: never serve bytes a failed operation left behind.
+    if (this.capacity === 0 && !this.dirty) this.valid = 0;
+  }
+
+  /** {@link begin} for an operation that writes: also refuses writes in mode `r`, as the OS would. */
+  beginWrite(): void {
+    this.begin();
+    if (this.readOnly) throw systemCallError(-EBADF, "write", this.path);
+  }
+
+  /** Hot path: the index in `buf` of `n` readable bytes at the pointer, advancing it; -1 to take the slow path. */
+  takeRead(n: number): number {
+    const i = this.pointer - this.start;
+    if (i >= 0 && i + n <= this.valid) {
+      this.pointer += n;
+      return i;
+    }
+    return -1;
+  }
+
+  /** Hot path: the index in `buf` where `n` bytes at the pointer may be written; -1 to take the slow path. Call {@link commit} after writing them. */
+  writeIndex(n: number): number {
+    const i = this.pointer - this.start;
+    return i >= 0 && i <= this.valid && i + n <= this.limit ? i : -1;
+  }
+
+  /**
+   * Records that `n` bytes were written at `buf[i]` (from {@link writeIndex} or {@link planRoom}),
+   * advancing the pointer. Returns true when the driver must now {@link planFlush} (write-through).
+   */
+  commit(i: number, n: number): boolean {
+    const end = i + n;
+    if (end > this.valid) this.valid = end;
+    if (this.dirtyTo <= this.dirtyFrom) {
+      this.dirtyFrom = i;
+      this.dirtyTo = end;
+    } else {
+      if (i < this.dirtyFrom) this.dirtyFrom = i;
+      if (end > this.dirtyTo) this.dirtyTo = end;
+    }
+    this.pointer += n;
+    return this.writeThrough;
+  }
+
+  /** Advances the pointer over `k` bytes already taken from `buf` (unbuffered: forgets them). */
+  consume(k: number): void {
+    this.pointer += k;
+    if (this.capacity === 0) this.valid = 0;
+  }
+
+  /**
+   * Plans making `n` (at most 8, or at most the capacity) bytes at the pointer readable in `buf`.
+   * READY: they are at `buf[at]`, `avail >= n` bytes in all; the pointer has not moved (see {@link consume}).
+   * EOF: only `avail` bytes remained.
+   */
+  planRead(n: number): Step {
+    const i = this.pointer - this.start;
+    if (i >= 0 && i + n <= this.valid) {
+      this.at = i;
+      this.avail = this.valid - i;
+      return READY;
+    }
+    if (this.eof) {
+      this.at = i;
+      this.avail = i >= 0 && i < this.valid ? this.valid - i : 0;
+      return EOF;
+    }
+    const lim = Math.max(n, this.capacity);
+    if (i < 0 || i + n > lim) {
+      if (this.dirty) return this.requestFlush();
+      this.start = this.pointer;
+      this.valid = 0;
+    }
+    // Extend the window: the file is authoritative beyond `valid`, so no flush is needed.
+    return this.request(
+      FILL,
+      false,
+      this.buf,
+      this.valid,
+      lim - this.valid,
+      this.start + this.valid,
+    );
+  }
+
+  /** Plans room for `n` bytes at the pointer; READY when `buf[at]` may take them (then write and {@link commit}). */
+  planRoom(n: number): Step {
+    const i = this.pointer - this.start;
+    const lim = Math.max(n, this.capacity);
+    if (i >= 0 && i <= this.valid && i + n <= lim) {
+      this.at = i;
+      return READY;
+    }
+    if (this.dirty) return this.requestFlush();
+    this.start = this.pointer;
+    this.valid = 0;
+    this.at = 0;
+    return READY;
+  }
+
+  /** Plans writing the dirty range to the file; READY once clean. */
+  planFlush(): Step {
+    return this.dirty ? this.requestFlush() : READY;
+  }
+
+  /**
+   * Plans copying `len` bytes at the pointer into `dst[off…]`, `done` so far. With `some`, READY as soon
+   * as any byte arrived (Java's `read(byte[])`: at most one system call); otherwise all `len` (`readFully`).
+   * Transfers of at least the capacity bypass the window.
+   */
+  planReadBytes(dst: Uint8Array, off: number, len: number, some: boolean): Step {
+    for (;;) {
+      const rem = len - this.done;
+      if (rem === 0 || (some && this.done > 0)) return READY;
+      const i = this.pointer - this.start;
+      if (i >= 0 && i < this.valid) {
+        const k = Math.min(this.valid - i, rem);
+        dst.set(this.buf.subarray(i, i + k), off + this.done);
+        this.done += k;
+        this.consume(k);
+        continue;
+      }
+      if (this.eof) return EOF;
+      if (rem >= this.capacity) {
+        if (this.dirty) return this.requestFlush();
+        return this.request(DIRECT_READ, false, dst, off + this.done, rem, this.pointer);
+      }
+      if (i < 0 || i >= this.capacity) {
+        if (this.dirty) return this.requestFlush();
+        this.start = this.pointer;
+        this.valid = 0;
+      }
+      return this.request(
+        FILL,
+        false,
+        this.buf,
+        this.valid,
+        this.capacity - this.valid,
+        this.start + this.valid,
+      );
+    }
+  }
+
+  /** Plans writing `len` bytes of `src[off…]` at the pointer, `done` so far. Transfers of at least the capacity bypass the window. */
+  planWriteBytes(src: Uint8Array, off: number, len: number): Step {
+    for (;;) {
+      const rem = len - this.done;
+      if (rem === 0) return READY;
+      if (rem >= this.capacity) {
+        if (this.dirty) return this.requestFlush();
+        return this.request(DIRECT_WRITE, true, src, off + this.done, rem, this.pointer);
+      }
+      const i = this.pointer - this.start;
+      if (i >= 0 && i <= this.valid && i < this.capacity) {
+        const k = Math.min(this.capacity - i, rem);
+        this.buf.set(src.subarray(off + this.done, off + this.done + k), i);
+        this.done += k;
+        this.commit(i, k);
+        continue;
+      }
+      if (this.dirty) return this.requestFlush();
+      this.start = this.pointer;
+      this.valid = 0;
+    }
+  }
+
+  /**
+   * Plans one step of Java's `readLine`: Latin-1 text up to `\n`, `\r` or `\r\n`, consumed.
+   * READY or EOF when the line is complete: {@link lineResult} then gives it (`null` only at EOF with no text).
+   * In unbuffered mode this reads byte by byte, exactly as the JDK.
+   */
+  planLine(text: (buf: Uint8Array, from: number, to: number) => string): Step {
+    for (;;) {
+      const s = this.planRead(1);
+      if (s !== READY) return s;
+      const b = this.buf;
+      let j = this.at;
+      if (this.lineCR) {
+        this.lineCR = false;
+        this.consume(b[j] === 0x0a ? 1 : 0);
+        return READY;
+      }
+      const end = j + this.avail;
+      while (j < end && b[j] !== 0x0a && b[j] !== 0x0d) j++;
+      if (j > this.at) this.line += text(b, this.at, j);
+      if (j === end) {
+        this.consume(j - this.at);
+        continue;
+      }
+      const c = b[j];
+      if (c === 0x0d && j + 1 < end) {
+        // The byte after `\r` is already here: no need to come back for it.
+        this.consume(j - this.at + (b[j + 1] === 0x0a ? 2 : 1));
+        return READY;
+      }
+      this.consume(j - this.at + 1);
+      if (c === 0x0a) return READY;
+      this.lineCR = true;
+    }
+  }
+
+  /** The line {@link planLine} completed (given its final step), resetting its state. */
+  lineResult(step: Step): string | null {
+    const line = this.line;
+    const terminated = step === READY || this.lineCR;
+    this.line = "";
+    this.lineCR = false;
+    return line.length === 0 && !terminated ? null : line;
+  }
+
+  /** The file's length as this instance sees it, given the OS's `size`: unflushed writes count. */
+  logicalLength(size: number): number {
+    if (!this.dirty) return size;
+    const end = this.start + this.dirtyTo;
+    return Math.max(end, size);
+  }
+
+  /** Applies a successful `ftruncate(newLength)` (the window was flushed first): Java clamps the pointer. */
+  truncated(newLength: number): void {
+    if (this.pointer > newLength) this.pointer = newLength;
+    const keep = newLength - this.start;
+    if (keep < this.valid) this.valid = Math.max(keep, 0);
+  }
+
+  /** Marks the window closed: every hot path now fails over to a slow path that throws. */
+  markClosed(): void {
+    this.closed = true;
+    this.start = -1;
+    this.valid = 0;
+    this.limit = 0;
+  }
+
+  /**
+   * Applies the result of the pending request. Throws the Node-shaped error for `-errno`; an
+   * interrupted call (`-EINTR`) changes nothing, so planning again repeats it. Failed flushes keep
+   * their data dirty (a later flush writes it), except unbuffered, where as in the JDK a failed write
+   * is simply not done.
+   */
+  complete(r: number): void {
+    if (r < 0) {
+      if (r === -EINTR) return;
+      if (this.kind === FLUSH && this.capacity === 0) this.dropUnflushed();
+      throw systemCallError(r, this.ioWrite ? "write" : "read", this.path);
+    }
+    switch (this.kind) {
+      case FILL:
+        if (r === 0) this.eof = true;
+        else this.valid += r;
+        break;
+      case FLUSH:
+        if (r === 0) {
+          if (this.capacity === 0) this.dropUnflushed();
+          throw systemCallError(-EIO, "write", this.path);
+        }
+        this.dirtyFrom += r;
+        if (this.dirtyFrom >= this.dirtyTo) {
+          this.dirtyFrom = 0;
+          this.dirtyTo = 0;
+          if (this.capacity === 0) this.valid = 0;
+        }
+        break;
+      case DIRECT_READ:
+        if (r === 0) this.eof = true;
+        else {
+          this.pointer += r;
+          this.done += r;
+        }
+        break;
+      case DIRECT_WRITE: {
+        if (r === 0) throw systemCallError(-EIO, "write", this.path);
+        const from = this.ioPos - this.start;
+        // The window is clean here; forget it if it overlaps what was just written.
+        if (from < this.valid && from + r > 0) this.valid = 0;
+        this.pointer += r;
+        this.done += r;
+        break;
+      }
+    }
+    this.kind = 0;
+  }
+
+  /** Unbuffered: a write that failed is not done; the pointer stays after what did reach the file. */
+  private dropUnflushed(): void {
+    this.pointer = this.start + this.dirtyFrom;
+    this.dirtyFrom = 0;
+    this.dirtyTo = 0;
+    this.valid = 0;
+  }
+
+  private requestFlush(): Step {
+    return this.request(
+      FLUSH,
+      true,
+      this.buf,
+      this.dirtyFrom,
+      this.dirtyTo - this.dirtyFrom,
+      this.start + this.dirtyFrom,
+    );
+  }
+
+  private request(
+    kind: number,
+    write: boolean,
+    buf: Uint8Array,
+    off: number,
+    len: number,
+    pos: number,
+  ): Step {
+    this.kind = kind;
+    this.ioWrite = write;
+    this.ioBuf = buf;
+    this.ioOff = off;
+    this.ioLen = len;
+    this.ioPos = pos;
+    return IO;
+  }
+}

@@ -1,0 +1,156 @@
+import { readFileSync, writeFileSync } from "node:fs";
+import { getBackend } from "@rafkit/syscall-state";
+import { type FaultRule, faultBackend } from "@rafkit/syscall-state/testing";
+import fc from "fast-check";
+import { describe, expect, test } from "vitest";
+import { RandomAccessFile } from "../src/index";
+import { opArb, runModel } from "./support/model";
+import { openFdCount, tempDir } from "./support/temp";
+
+const tmp = tempDir();
+
+/** Every third pread/pwrite is interrupted, and every transfer moves at most `short` bytes. */
+function hostile(kind: "node" | "native", short: number) {
+  let n = 0;
+  const rules: FaultRule[] = [
+    { call: ["pread", "pwrite"], errno: "EINTR", when: () => n++ % 3 === 0 },
+    { call: ["pread", "pwrite"], shortTransfer: short },
+  ];
+  return faultBackend(getBackend(kind), rules);
+}
+
+describe.each(["node", "native"] as const)("faults (%s backend)", (kind) => {
+  test.each([0, 1, 7, 64])(
+    "EINTR and short transfers are invisible: the model still holds (bufferSize %i)",
+    (bufferSize) => {
+      let injected = 0;
+      fc.assert(
+        fc.property(fc.array(opArb, { maxLength: 80 }), (ops) => {
+          const backend = hostile(kind, 3);
+          runModel(tmp, ops, { bufferSize, backend });
+          injected += backend.injected;
+        }),
+        { numRuns: 60, seed: 3 + bufferSize },
+      );
+      expect(injected).toBeGreaterThan(100);
+    },
+  );
+
+  test("ENOSPC on flush surfaces, keeps the unflushed data, and a later flush writes it", () => {
+    const p = tmp("enospc.bin");
+    const backend = faultBackend(getBackend(kind));
+    const f = new RandomAccessFile(p, "rw", { backend });
+    f.writeInt(0x01020304);
+    f.writeUTF("kept");
+    backend.inject({ call: "pwrite", errno: "ENOSPC", times: 1 });
+    expect(() => f.flush()).toThrow(
+      expect.objectContaining({ code: "ENOSPC", syscall: "write", path: p }),
+    );
+    expect(f.getFilePointer()).toBe(10);
+    expect(f.length()).toBe(10);
+    expect(readFileSync(p).length).toBe(0);
+    f.seek(0);
+    expect(f.readInt()).toBe(0x01020304);
+    f.flush();
+    expect([...readFileSync(p).subarray(0, 4)]).toEqual([1, 2, 3, 4]);
+    f.seek(4);
+    expect(f.readUTF()).toBe("kept");
+    f.close();
+  });
+
+  test("EIO when the window moves: the triggering write fails, nothing is lost, a retry succeeds", () => {
+    const p = tmp("eio.bin");
+    const backend = faultBackend(getBackend(kind));
+    const f = new RandomAccessFile(p, "rw", { backend, bufferSize: 64 });
+    f.writeLong(11n);
+    f.seek(1000);
+    backend.inject({ call: "pwrite", errno: "EIO", times: 1 });
+    expect(() => f.writeLong(22n)).toThrow(expect.objectContaining({ code: "EIO" }));
+    expect(f.getFilePointer()).toBe(1000);
+    expect(f.length()).toBe(8);
+    f.writeLong(22n);
+    expect(f.length()).toBe(1008);
+    f.seek(0);
+    expect(f.readLong()).toBe(11n);
+    f.seek(1000);
+    expect(f.readLong()).toBe(22n);
+    f.close();
+    expect(readFileSync(p).length).toBe(1008);
+  });
+
+  test("EIO on a refill: the read fails with the pointer unchanged; the next read works", () => {
+    const p = tmp("eio-read.bin");
+    writeFileSync(p, Uint8Array.of(0, 0, 0, 7));
+    const backend = faultBackend(getBackend(kind), [
+      { call: "pread", errno: "EIO", times: 1, after: 1 },
+    ]);
+    const f = new RandomAccessFile(p, "r", { backend }); // the first pread is open's directory probe
+    expect(() => f.readInt()).toThrow(expect.objectContaining({ code: "EIO", syscall: "read" }));
+    expect(f.getFilePointer()).toBe(0);
+    expect(f.readInt()).toBe(7);
+    f.close();
+  });
+
+  test("unbuffered: a failed write is not done (the JDK's behaviour), pointer and file unchanged", () => {
+    const p = tmp("unbuf-fail.bin");
+    const backend = faultBackend(getBackend(kind));
+    const f = new RandomAccessFile(p, "rw", { backend, bufferSize: 0 });
+    f.writeInt(1);
+    backend.inject({ call: "pwrite", errno: "ENOSPC", times: 1 });
+    expect(() => f.writeInt(2)).toThrow(expect.objectContaining({ code: "ENOSPC" }));
+    expect(f.getFilePointer()).toBe(4);
+    expect(f.length()).toBe(4);
+    f.flush();
+    f.writeInt(3);
+    f.close();
+    expect([...readFileSync(p)]).toEqual([0, 0, 0, 1, 0, 0, 0, 3]);
+  });
+
+  test("rws: a failed write reports the error; its data stays pending and a later flush writes it", () => {
+    const p = tmp("rws-fail.bin");
+    const backend = faultBackend(getBackend(kind));
+    const f = new RandomAccessFile(p, "rws", { backend });
+    backend.inject({ call: "pwrite", errno: "EIO", times: 1 });
+    expect(() => f.writeInt(5)).toThrow(expect.objectContaining({ code: "EIO" }));
+    expect(f.getFilePointer()).toBe(4);
+    expect(f.length()).toBe(4);
+    f.flush();
+    expect([...readFileSync(p)]).toEqual([0, 0, 0, 5]);
+    f.close();
+  });
+
+  test("a flush failure in close still closes the descriptor, then throws", () => {
+    const before = openFdCount();
+    const backend = faultBackend(getBackend(kind));
+    const f = new RandomAccessFile(tmp("close-fail.bin"), "rw", { backend });
+    f.writeInt(1);
+    backend.inject({ call: "pwrite", errno: "ENOSPC" });
+    expect(() => f.close()).toThrow(expect.objectContaining({ code: "ENOSPC" }));
+    expect(f.closed).toBe(true);
+    expect(openFdCount()).toBe(before);
+    expect(() => f.readInt()).toThrow(expect.objectContaining({ code: "ERR_RAF_CLOSED" }));
+  });
+
+  test("fsync and ftruncate failures surface as Node-shaped errors", () => {
+    const backend = faultBackend(getBackend(kind), [
+      { call: "sync", errno: "EIO", times: 1 },
+      { call: "truncate", errno: "EFBIG", times: 1 },
+      { call: "size", errno: "EIO", times: 1 },
+      { call: "datasync", errno: "EIO", times: 1 },
+    ]);
+    const f = new RandomAccessFile(tmp("sync-fail.bin"), "rw", { backend });
+    f.writeInt(1);
+    expect(() => f.sync()).toThrow(expect.objectContaining({ code: "EIO", syscall: "fsync" }));
+    expect(() => f.datasync()).toThrow(
+      expect.objectContaining({ code: "EIO", syscall: "fdatasync" }),
+    );
+    expect(() => f.setLength(10)).toThrow(
+      expect.objectContaining({ code: "EFBIG", syscall: "ftruncate" }),
+    );
+    expect(() => f.length()).toThrow(expect.objectContaining({ code: "EIO", syscall: "fstat" }));
+    expect(f.length()).toBe(4);
+    f.sync();
+    f.datasync();
+    f.close();
+  });
+});

@@ -1,0 +1,57 @@
+import { closeSync, openSync, readSync, rmSync, statSync } from "node:fs";
+import { describe, expect, test } from "vitest";
+import { RandomAccessFile } from "../src/index";
+import { tempDir } from "./support/temp";
+
+const tmp = tempDir();
+const GiB = 2 ** 30;
+
+describe.each(["node", "native"] as const)("files beyond 4 GiB (%s backend, sparse)", (backend) => {
+  test.each([0, 8192])(
+    "setLength 5 GiB, write near 4.5 GiB and across 4 GiB, read back exactly (bufferSize %i)",
+    (bufferSize) => {
+      const p = tmp("huge.bin");
+      const f = new RandomAccessFile(p, "rw", { backend, bufferSize });
+      try {
+        f.setLength(5n * BigInt(GiB));
+        expect(f.length()).toBe(5 * GiB);
+        const at = 4.5 * GiB + 3;
+        f.seek(at);
+        f.writeLong(0x0102030405060708n);
+        f.writeUTF("beyond 4 GiB");
+        f.seek(2 ** 32 - 2); // an int straddling the 32-bit boundary
+        f.writeInt(-559038737);
+        expect(f.getFilePointer()).toBe(2 ** 32 + 2);
+        f.seek(5 * GiB - 4);
+        f.writeInt(7);
+        expect(f.length()).toBe(5 * GiB);
+        f.writeByte(1); // grows by one, past 5 GiB
+        expect(f.length()).toBe(5 * GiB + 1);
+        f.flush();
+
+        f.seek(BigInt(at));
+        expect(f.readLong()).toBe(0x0102030405060708n);
+        expect(f.readUTF()).toBe("beyond 4 GiB");
+        f.seek(2 ** 32 - 2);
+        expect(f.readInt()).toBe(-559038737);
+        expect(f.readInt()).toBe(0); // a hole
+        f.seek(5 * GiB - 4);
+        expect(f.readInt()).toBe(7);
+        expect(f.read()).toBe(1);
+        expect(f.read()).toBe(-1);
+        f.seek(at - 1);
+        expect(f.skipBytes(2 ** 31 - 1)).toBe(5 * GiB + 1 - (at - 1));
+      } finally {
+        f.close();
+      }
+      // Another reader (plain node:fs) sees the same bytes at the same offsets.
+      expect(statSync(p).size).toBe(5 * GiB + 1);
+      const fd = openSync(p, "r");
+      const b = Buffer.alloc(8);
+      readSync(fd, b, 0, 8, 4.5 * GiB + 3);
+      closeSync(fd);
+      expect(b.readBigInt64BE(0)).toBe(0x0102030405060708n);
+      rmSync(p);
+    },
+  );
+});

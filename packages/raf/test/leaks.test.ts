@@ -1,0 +1,91 @@
+import { spawnSync } from "node:child_process";
+import { existsSync, mkdirSync, writeFileSync } from "node:fs";
+import { fileURLToPath } from "node:url";
+import { getBackend } from "@rafkit/syscall-state";
+import { faultBackend } from "@rafkit/syscall-state/testing";
+import { describe, expect, test } from "vitest";
+import { RandomAccessFile } from "../src/index";
+import { openFdCount, tempDir } from "./support/temp";
+
+const tmp = tempDir();
+
+describe.each(["node", "native"] as const)("no leaked descriptors (%s backend)", (backend) => {
+  test("after close, across modes and buffer sizes", () => {
+    const p = tmp("leak.bin");
+    writeFileSync(p, "data");
+    const before = openFdCount();
+    for (let k = 0; k < 50; k++) {
+      for (const mode of ["r", "rw", "rws", "rwd"] as const) {
+        const f = new RandomAccessFile(p, mode, { backend, bufferSize: k % 2 === 0 ? 0 : 64 });
+        f.read();
+        if (mode !== "r") f.writeInt(k);
+        if (k % 3 === 0) f[Symbol.dispose]();
+        else f.close();
+      }
+    }
+    expect(openFdCount()).toBe(before);
+  });
+
+  test("after errors: failed opens, directories, failed flushes and reads", () => {
+    const before = openFdCount();
+    const dir = tmp("dir");
+    mkdirSync(dir);
+    for (let k = 0; k < 30; k++) {
+      expect(() => new RandomAccessFile(tmp("missing"), "r", { backend })).toThrow();
+      expect(() => new RandomAccessFile(dir, "r", { backend })).toThrow(
+        expect.objectContaining({ code: "EISDIR" }),
+      );
+      expect(() => new RandomAccessFile(dir, "rw", { backend })).toThrow();
+      const fb = faultBackend(getBackend(backend), [{ call: ["pwrite", "pread"], errno: "EIO" }]);
+      const f = new RandomAccessFile(tmp("eio"), "rw", { backend: fb, bufferSize: 16 });
+      f.writeLong(1n);
+      expect(() => f.readLong()).toThrow(expect.objectContaining({ code: "EIO" }));
+      expect(() => f.close()).toThrow(expect.objectContaining({ code: "EIO" }));
+    }
+    expect(openFdCount()).toBe(before);
+  });
+});
+
+const dist = fileURLToPath(new URL("../dist/index.js", import.meta.url));
+
+describe.skipIf(!existsSync(dist))(
+  "garbage collection of unclosed instances (child `node --expose-gc`, built dist)",
+  () => {
+    test("closes their descriptors with a warning, after flushing their writes", () => {
+      const dir = tmp("gc");
+      mkdirSync(dir);
+      const script = fileURLToPath(new URL("./fixtures/gc-unclosed.mjs", import.meta.url));
+      const r = spawnSync(process.execPath, ["--expose-gc", script, dist, dir], {
+        encoding: "utf8",
+      });
+      expect(r.status, r.stderr).toBe(0);
+      const out = JSON.parse(r.stdout) as {
+        before: number;
+        during: number;
+        after: number;
+        warnings: { name: string; code: string; message: string }[];
+        contents: number[][];
+      };
+      expect(out.during).toBe(out.before + 20);
+      expect(out.after).toBe(out.before);
+      const ours = out.warnings.filter((w) => w.code === "RAFKIT_UNCLOSED_FILE");
+      expect(ours.length).toBe(20);
+      expect(ours[0]!.message).toMatch(
+        /^Closing file descriptor \d+ of '.*leak-\d+\.bin' on garbage collection/,
+      );
+      expect(out.contents).toEqual(
+        Array.from({ length: 20 }, (_, k) => [0, 0, (k + 1000) >> 8, (k + 1000) & 0xff]),
+      );
+    });
+
+    test("a normal exit flushes files never closed", () => {
+      const file = tmp("exit.bin");
+      const script = fileURLToPath(new URL("./fixtures/exit-unclosed.mjs", import.meta.url));
+      const r = spawnSync(process.execPath, [script, dist, file], { encoding: "utf8" });
+      expect(r.status, r.stderr).toBe(0);
+      const f = new RandomAccessFile(file, "r");
+      expect(f.readUTF()).toBe("flushed at exit");
+      f.close();
+    });
+  },
+);
