@@ -1,3 +1,8 @@
+import { mergeConfig } from "vitest/config";
 import { packageTestConfig } from "../../vitest.shared.ts";
 
-export default packageTestConfig({ lines: 90 });
+// cli.ts and fork-child.ts run only as child processes (test/cli.test.ts, test/fork.test.ts), where v8
+// coverage of this process cannot see them; index.ts only re-exports.
+export default mergeConfig(packageTestConfig({ lines: 98 }), {
+  test: { coverage: { exclude: ["src/cli.ts", "src/fork-child.ts", "src/index.ts"] } },
+});

@@ -1,1 +1,83 @@
-export {};
+/**
+ * `@rafkit/bench`: a JMH-style benchmark harness for Node.js. Suites with params and setup levels, forked
+ * trials, JMH's statistics (99.9% Student-t confidence intervals), JMH JSON in and out, a JMH-layout table,
+ * baseline/candidate comparison and SVG charts.
+ *
+ * @packageDocumentation
+ */
+export { Blackhole } from "./blackhole";
+export { BUILTIN_SUITES, builtinSuiteUrl } from "./builtin";
+export { BenchError, type BenchErrorCode } from "./errors";
+export { type ForkMessage, type ForkRequest, forkEntryPath, runFork } from "./fork";
+export { type LoadedSuite, loadSuiteModule, moduleUrl } from "./loader";
+export { DEFAULT_OPTIONS, describeIteration, resolveOptions } from "./options";
+export { progressListener } from "./progress";
+export {
+  type CompareOptions,
+  type Comparison,
+  type ComparisonRow,
+  compareResults,
+  describeVerdict,
+  formatComparison,
+  type Verdict,
+} from "./report/compare";
+export { parseJmhJson, toJmhJson } from "./report/jmh-json";
+export { type ChartOptions, escapeXml, renderChart, renderComparisonChart } from "./report/svg";
+export { formatTable } from "./report/text";
+export {
+  type BenchmarkResult,
+  buildResult,
+  HARNESS_VERSION,
+  type Metric,
+  metricOf,
+  metricStatistics,
+} from "./result";
+export {
+  type BenchmarkFailure,
+  type PlannedBenchmark,
+  planBenchmarks,
+  type RunListener,
+  type RunOptions,
+  type RunReport,
+  runBenchmarks,
+} from "./run";
+export { type IterationRecord, runTrial, scoreOf, type TrialJob, type TrialResult } from "./runner";
+export {
+  computeStatistics,
+  inverseRegularizedBeta,
+  JMH_CONFIDENCE,
+  JMH_PERCENTILES,
+  jmhPercentiles,
+  logGamma,
+  percentile,
+  regularizedBeta,
+  type Statistics,
+  studentTCdf,
+  studentTQuantile,
+} from "./stats";
+export {
+  type AnySuite,
+  type BenchmarkDefinition,
+  type BenchmarkFn,
+  type BenchOptions,
+  defineSuite,
+  type IterationSpec,
+  isSuite,
+  type LevelHooks,
+  type ParamSpace,
+  type ParamValue,
+  type ParamValues,
+  paramCombinations,
+  type Suite,
+  type SuiteDefinition,
+} from "./suite";
+export {
+  higherIsBetter,
+  MODES,
+  type Mode,
+  parseScoreUnit,
+  scoreUnit,
+  TIME_UNITS,
+  type TimeUnit,
+  unitFactor,
+} from "./units";

@@ -1,0 +1,21 @@
+/** Stable error codes of the harness. */
+export type BenchErrorCode =
+  | "ERR_BENCH_BAD_OPTION"
+  | "ERR_BENCH_BAD_PARAM"
+  | "ERR_BENCH_BAD_SUITE"
+  | "ERR_BENCH_NO_MATCH"
+  | "ERR_BENCH_FAILED"
+  | "ERR_BENCH_FORK"
+  | "ERR_BENCH_BAD_JSON";
+
+/** An error raised by the harness, with a stable `code` for programs and a message for people. */
+export class BenchError extends Error {
+  /** The stable error code. */
+  readonly code: BenchErrorCode;
+
+  constructor(code: BenchErrorCode, message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = "BenchError";
+    this.code = code;
+  }
+}

@@ -1,0 +1,221 @@
+import { BenchError } from "../errors";
+import type { BenchmarkResult } from "../result";
+import { higherIsBetter, unitFactor } from "../units";
+import { formatScore, paramNames, renderColumns } from "./format";
+
+/** How a candidate compares with its baseline. */
+export type Verdict = "faster" | "slower" | "same" | "unknown";
+
+/** One baseline/candidate pair. */
+export interface ComparisonRow {
+  /** Row label: the benchmark name, or `baseline vs candidate` names when they differ. */
+  label: string;
+  /** Shared parameter values. */
+  params: Record<string, string>;
+  /** Mode. */
+  mode: string;
+  /** Unit of every score in the row (the baseline's; the candidate is converted to it). */
+  unit: string;
+  /** The baseline record. */
+  baseline: BenchmarkResult;
+  /** The candidate record. */
+  candidate: BenchmarkResult;
+  /** Baseline score and error. */
+  baseScore: number;
+  baseError: number;
+  /** Candidate score and error, in `unit`. */
+  candidateScore: number;
+  candidateError: number;
+  /** candidate / baseline. */
+  ratio: number;
+  /** How many times better the candidate is (> 1) or worse (< 1), whatever the unit's direction. */
+  speedup: number;
+  /** Whether the 99.9% confidence intervals overlap; undefined when either error is unknown (NaN). */
+  overlap: boolean | undefined;
+  /** `same` when the intervals overlap; else `faster` or `slower`; `unknown` without intervals. */
+  verdict: Verdict;
+}
+
+/** A comparison of two result sets. */
+export interface Comparison {
+  /** Display name of the baseline (file or benchmark). */
+  baselineName: string;
+  /** Display name of the candidate. */
+  candidateName: string;
+  /** Matched pairs. */
+  rows: ComparisonRow[];
+  /** Baseline records without a candidate, and vice versa. */
+  unmatched: { baseline: BenchmarkResult[]; candidate: BenchmarkResult[] };
+}
+
+/** Options of `compareResults`. */
+export interface CompareOptions {
+  /** Only this baseline benchmark (full name, or the part after the last dot); pairs by params then. */
+  baseline?: string;
+  /** Only this candidate benchmark; pairs by params then. */
+  candidate?: string;
+  /** Names for the legend and header. */
+  baselineName?: string;
+  candidateName?: string;
+}
+
+const matchesName = (r: BenchmarkResult, name: string) =>
+  r.benchmark === name || r.benchmark.endsWith(`.${name}`);
+
+const paramKey = (r: BenchmarkResult) =>
+  JSON.stringify(Object.entries(r.params ?? {}).sort(([a], [b]) => (a < b ? -1 : 1)));
+
+/**
+ * Pairs baseline and candidate results and compares each pair. Without selectors, pairs share benchmark name,
+ * mode and params (two files of the same suites); with `baseline`/`candidate` selectors, the two named
+ * benchmarks are paired by mode and params (two benchmarks of one run).
+ */
+export function compareResults(
+  baseline: readonly BenchmarkResult[],
+  candidate: readonly BenchmarkResult[],
+  options: CompareOptions = {},
+): Comparison {
+  const byName = options.baseline === undefined && options.candidate === undefined;
+  const base =
+    options.baseline === undefined
+      ? baseline
+      : baseline.filter((r) => matchesName(r, options.baseline!));
+  const cand =
+    options.candidate === undefined
+      ? candidate
+      : candidate.filter((r) => matchesName(r, options.candidate!));
+  for (const [side, sel, list] of [
+    ["baseline", options.baseline, base],
+    ["candidate", options.candidate, cand],
+  ] as const) {
+    if (sel !== undefined && list.length === 0) {
+      throw new BenchError(
+        "ERR_BENCH_NO_MATCH",
+        `no ${side} benchmark named ${JSON.stringify(sel)}`,
+      );
+    }
+  }
+  const key = (r: BenchmarkResult) => `${byName ? r.benchmark : ""}|${r.mode}|${paramKey(r)}`;
+  const candidates = new Map<string, BenchmarkResult>();
+  for (const r of cand) candidates.set(key(r), r);
+  const rows: ComparisonRow[] = [];
+  const unmatchedBase: BenchmarkResult[] = [];
+  for (const b of base) {
+    const c = candidates.get(key(b));
+    if (!c) {
+      unmatchedBase.push(b);
+      continue;
+    }
+    candidates.delete(key(b));
+    rows.push(compareOne(b, c));
+  }
+  return {
+    baselineName: options.baselineName ?? options.baseline ?? "baseline",
+    candidateName: options.candidateName ?? options.candidate ?? "candidate",
+    rows,
+    unmatched: { baseline: unmatchedBase, candidate: [...candidates.values()] },
+  };
+}
+
+function compareOne(b: BenchmarkResult, c: BenchmarkResult): ComparisonRow {
+  const unit = b.primaryMetric.scoreUnit;
+  const factor = unitFactor(c.primaryMetric.scoreUnit, unit);
+  if (factor === undefined) {
+    throw new BenchError(
+      "ERR_BENCH_BAD_OPTION",
+      `cannot compare ${b.benchmark} in ${unit} with ${c.benchmark} in ${c.primaryMetric.scoreUnit}`,
+    );
+  }
+  const baseScore = b.primaryMetric.score;
+  const baseError = b.primaryMetric.scoreError;
+  const candidateScore = c.primaryMetric.score * factor;
+  const candidateError = c.primaryMetric.scoreError * factor;
+  const ratio = candidateScore / baseScore;
+  const speedup = higherIsBetter(unit) ? ratio : 1 / ratio;
+  const known = Number.isFinite(baseError) && Number.isFinite(candidateError);
+  const overlap = known
+    ? baseScore - baseError <= candidateScore + candidateError &&
+      candidateScore - candidateError <= baseScore + baseError
+    : undefined;
+  const verdict: Verdict =
+    overlap === undefined ? "unknown" : overlap ? "same" : speedup > 1 ? "faster" : "slower";
+  return {
+    label:
+      b.benchmark === c.benchmark
+        ? b.benchmark
+        : `${b.benchmark} vs ${c.benchmark.split(".").pop()}`,
+    params: b.params ?? {},
+    mode: b.mode,
+    unit,
+    baseline: b,
+    candidate: c,
+    baseScore,
+    baseError,
+    candidateScore,
+    candidateError,
+    ratio,
+    speedup,
+    overlap,
+    verdict,
+  };
+}
+
+const withError = (score: number, error: number) =>
+  Number.isFinite(error) ? `${formatScore(score)} ± ${formatScore(error)}` : formatScore(score);
+
+/** Describes a row's outcome: `3.20x faster`, `1.10x slower`, or `~1.05x faster (CIs overlap)`. */
+export function describeVerdict(row: ComparisonRow): string {
+  const times = row.speedup >= 1 ? row.speedup : 1 / row.speedup;
+  const direction = row.speedup >= 1 ? "faster" : "slower";
+  if (row.verdict === "same") return `~${times.toFixed(2)}x ${direction} (CIs overlap)`;
+  if (row.verdict === "unknown") return `${times.toFixed(2)}x ${direction}? (no CI)`;
+  return `${times.toFixed(2)}x ${direction}`;
+}
+
+/** A comparison as a text table, JMH-style columns plus Ratio (candidate/baseline) and the verdict. */
+export function formatComparison(comparison: Comparison): string {
+  const params = paramNames(comparison.rows);
+  const header = [
+    "Benchmark",
+    ...params.map((p) => `(${p})`),
+    "Mode",
+    "Baseline",
+    "Candidate",
+    "Units",
+    "Ratio",
+    "Verdict",
+  ];
+  const rows = comparison.rows.map((r) => [
+    r.label,
+    ...params.map((p) => r.params[p] ?? ""),
+    r.mode,
+    withError(r.baseScore, r.baseError),
+    withError(r.candidateScore, r.candidateError),
+    r.unit,
+    `${r.ratio.toFixed(3)}x`,
+    describeVerdict(r),
+  ]);
+  const align = [
+    "left",
+    ...params.map(() => "right" as const),
+    "right",
+    "right",
+    "right",
+    "left",
+    "right",
+    "left",
+  ] as const;
+  const lines = [
+    `Baseline: ${comparison.baselineName}`,
+    `Candidate: ${comparison.candidateName}`,
+    "",
+    renderColumns(header, rows, align),
+  ];
+  const { baseline, candidate } = comparison.unmatched;
+  if (baseline.length + candidate.length > 0) {
+    lines.push("");
+    for (const r of baseline) lines.push(`only in baseline: ${r.benchmark} ${paramKey(r)}`);
+    for (const r of candidate) lines.push(`only in candidate: ${r.benchmark} ${paramKey(r)}`);
+  }
+  return lines.join("\n");
+}

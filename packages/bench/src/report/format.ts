@@ -1,0 +1,36 @@
+/** Formats a score as JMH does: three decimals, more significant digits for tiny values. */
+export function formatScore(value: number): string {
+  if (!Number.isFinite(value)) return Number.isNaN(value) ? "NaN" : String(value);
+  const abs = Math.abs(value);
+  if (abs !== 0 && abs < 0.001) return value.toExponential(2);
+  return value.toFixed(3);
+}
+
+/** Pads text to a width, left- or right-aligned. */
+export function pad(text: string, width: number, align: "left" | "right"): string {
+  return align === "left" ? text.padEnd(width) : text.padStart(width);
+}
+
+/** Renders rows as columns separated by two spaces (or by `gaps[i]` before column i). */
+export function renderColumns(
+  header: readonly string[],
+  rows: readonly (readonly string[])[],
+  align: readonly ("left" | "right")[],
+  gaps: readonly (string | undefined)[] = [],
+): string {
+  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? "").length)));
+  const line = (cells: readonly string[]) =>
+    cells
+      .map((c, i) => (i === 0 ? "" : (gaps[i] ?? "  ")) + pad(c, widths[i]!, align[i] ?? "right"))
+      .join("")
+      .trimEnd();
+  return [line(header), ...rows.map(line)].join("\n");
+}
+
+/** Parameter names in first-seen order across records. */
+export function paramNames(records: readonly { params?: Record<string, string> }[]): string[] {
+  const names: string[] = [];
+  for (const r of records)
+    for (const n of Object.keys(r.params ?? {})) if (!names.includes(n)) names.push(n);
+  return names;
+}

@@ -1,0 +1,238 @@
+import { BenchError } from "./errors";
+import { runFork } from "./fork";
+import type { LoadedSuite } from "./loader";
+import { benchmarkOptions } from "./options";
+import { type BenchmarkResult, buildResult } from "./result";
+import { type IterationRecord, runTrial } from "./runner";
+import {
+  type AnySuite,
+  type BenchOptions,
+  isSuite,
+  type ParamValue,
+  type ParamValues,
+  paramCombinations,
+} from "./suite";
+
+/** One benchmark with one parameter combination, ready to run. */
+export interface PlannedBenchmark {
+  /** `Suite.benchmark`. */
+  id: string;
+  /** The suite. */
+  suite: AnySuite;
+  /** Module URL of the suite (needed to fork). */
+  module?: string;
+  /** Benchmark name. */
+  benchmark: string;
+  /** Parameter values. */
+  params: ParamValues;
+  /** Resolved options. */
+  options: BenchOptions;
+}
+
+/** Selection and overrides for a run. */
+export interface RunOptions {
+  /** Regular expression (or its source) matched against `Suite.benchmark`; default: all. */
+  filter?: RegExp | string;
+  /** Option overrides (command line level: they win over suite and benchmark options). */
+  overrides?: Partial<BenchOptions>;
+  /** Parameter overrides, values as text (`-p kiloBytes=1,5`); converted to the declared values' type. */
+  params?: Record<string, readonly string[]>;
+}
+
+/** Callbacks for progress displays. */
+export interface RunListener {
+  /** Before anything runs. */
+  onStart?(plan: readonly PlannedBenchmark[]): void;
+  /** Before a benchmark's first fork. */
+  onBenchmarkStart?(planned: PlannedBenchmark, index: number): void;
+  /** Before each fork (1-based; 0 for an in-process run). */
+  onForkStart?(planned: PlannedBenchmark, fork: number): void;
+  /** After each iteration. */
+  onIteration?(planned: PlannedBenchmark, fork: number, record: IterationRecord): void;
+  /** After a benchmark finished or failed. */
+  onBenchmarkEnd?(
+    planned: PlannedBenchmark,
+    outcome: { result?: BenchmarkResult; error?: Error },
+  ): void;
+  /** After everything. */
+  onEnd?(): void;
+}
+
+/** A benchmark that failed, and why. */
+export interface BenchmarkFailure {
+  /** `Suite.benchmark`. */
+  benchmark: string;
+  /** Its parameter values. */
+  params: ParamValues;
+  /** The error (a `BenchError` with code `ERR_BENCH_FAILED` when the benchmark itself threw). */
+  error: Error;
+}
+
+/** What `runBenchmarks` returns. */
+export interface RunReport {
+  /** Results in run order. */
+  results: BenchmarkResult[];
+  /** Process ids of each result's trials (same order as `results`). */
+  pids: number[][];
+  /** Benchmarks that failed; the others still ran. */
+  failures: BenchmarkFailure[];
+}
+
+function toLoaded(suites: readonly (LoadedSuite | AnySuite)[]): LoadedSuite[] {
+  return suites.map((s) => (isSuite(s) ? { suite: s } : s));
+}
+
+function convertParam(suite: AnySuite, name: string, text: string): ParamValue {
+  const declared = (suite.params?.[name] ?? []) as readonly ParamValue[];
+  if (declared.length > 0 && declared.every((v) => typeof v === "number")) {
+    const n = Number(text);
+    if (text.trim() === "" || Number.isNaN(n)) {
+      throw new BenchError(
+        "ERR_BENCH_BAD_PARAM",
+        `param ${name} of suite ${suite.name} takes numbers, got ${JSON.stringify(text)}`,
+      );
+    }
+    return n;
+  }
+  if (declared.length > 0 && declared.every((v) => typeof v === "boolean")) {
+    if (text !== "true" && text !== "false") {
+      throw new BenchError(
+        "ERR_BENCH_BAD_PARAM",
+        `param ${name} of suite ${suite.name} takes true or false, got ${JSON.stringify(text)}`,
+      );
+    }
+    return text === "true";
+  }
+  return text;
+}
+
+/**
+ * Expands suites into the benchmarks a run would execute: every benchmark matching the filter, crossed with
+ * every parameter combination (after overrides). Throws `ERR_BENCH_NO_MATCH` when nothing matches and
+ * `ERR_BENCH_BAD_PARAM` for an override no selected suite declares.
+ */
+export function planBenchmarks(
+  suites: readonly (LoadedSuite | AnySuite)[],
+  options: RunOptions = {},
+): PlannedBenchmark[] {
+  let filter: RegExp | undefined;
+  try {
+    filter = typeof options.filter === "string" ? new RegExp(options.filter) : options.filter;
+  } catch (cause) {
+    throw new BenchError(
+      "ERR_BENCH_BAD_OPTION",
+      `bad filter regex ${JSON.stringify(options.filter)}: ${(cause as Error).message}`,
+    );
+  }
+  const plan: PlannedBenchmark[] = [];
+  const usedParams = new Set<string>();
+  for (const { suite, module } of toLoaded(suites)) {
+    const names = Object.keys(suite.benchmarks).filter(
+      (b) => !filter || filter.test(`${suite.name}.${b}`),
+    );
+    if (names.length === 0) continue;
+    const space: Record<string, readonly ParamValue[]> = { ...(suite.params ?? {}) };
+    for (const [name, values] of Object.entries(options.params ?? {})) {
+      if (!(name in space)) continue;
+      usedParams.add(name);
+      space[name] = values.map((v) => convertParam(suite, name, v));
+    }
+    const combos = paramCombinations(space);
+    for (const benchmark of names) {
+      const resolved = benchmarkOptions(suite, benchmark, options.overrides);
+      for (const params of combos) {
+        plan.push({
+          id: `${suite.name}.${benchmark}`,
+          suite,
+          ...(module ? { module } : {}),
+          benchmark,
+          params,
+          options: resolved,
+        });
+      }
+    }
+  }
+  if (plan.length === 0) {
+    const known =
+      toLoaded(suites)
+        .map((s) => s.suite.name)
+        .join(", ") || "none";
+    throw new BenchError(
+      "ERR_BENCH_NO_MATCH",
+      `no benchmark matches ${filter ? `/${filter.source}/` : "the selection"} (suites: ${known})`,
+    );
+  }
+  for (const name of Object.keys(options.params ?? {})) {
+    if (!usedParams.has(name)) {
+      throw new BenchError(
+        "ERR_BENCH_BAD_PARAM",
+        `no selected benchmark has a param named ${JSON.stringify(name)}`,
+      );
+    }
+  }
+  return plan;
+}
+
+/**
+ * Runs benchmarks the JMH way: one after another, each in `forks` fresh child processes (or once in this
+ * process when forks is 0), pooling all measurement iterations of all forks into one result. A benchmark that
+ * throws is recorded in `failures` and the run goes on.
+ */
+export async function runBenchmarks(
+  suites: readonly (LoadedSuite | AnySuite)[],
+  options: RunOptions = {},
+  listener: RunListener = {},
+): Promise<RunReport> {
+  const plan = planBenchmarks(suites, options);
+  const report: RunReport = { results: [], pids: [], failures: [] };
+  listener.onStart?.(plan);
+  for (const [index, planned] of plan.entries()) {
+    listener.onBenchmarkStart?.(planned, index);
+    try {
+      const rawData: number[][] = [];
+      const pids: number[] = [];
+      const forks = planned.options.forks;
+      if (forks > 0 && planned.module === undefined) {
+        throw new BenchError(
+          "ERR_BENCH_FORK",
+          `suite ${planned.suite.name} was not loaded from a module, so it cannot fork; load it with loadSuiteModule() or use forks: 0`,
+        );
+      }
+      for (let fork = forks === 0 ? 0 : 1; fork <= forks; fork++) {
+        listener.onForkStart?.(planned, fork);
+        const onIteration = (record: IterationRecord) =>
+          listener.onIteration?.(planned, fork, record);
+        const trial =
+          fork === 0
+            ? await runTrial(planned, onIteration)
+            : await runFork(
+                {
+                  module: planned.module!,
+                  suite: planned.suite.name,
+                  benchmark: planned.benchmark,
+                  params: planned.params,
+                  options: planned.options,
+                },
+                onIteration,
+              );
+        rawData.push(trial.measurement);
+        pids.push(trial.pid);
+      }
+      const result = buildResult(planned.id, planned.params, planned.options, rawData);
+      report.results.push(result);
+      report.pids.push(pids);
+      listener.onBenchmarkEnd?.(planned, { result });
+    } catch (cause) {
+      const error =
+        cause instanceof BenchError
+          ? cause
+          : new BenchError("ERR_BENCH_FAILED", (cause as Error)?.message ?? String(cause), {
+              cause,
+            });
+      report.failures.push({ benchmark: planned.id, params: planned.params, error });
+      listener.onBenchmarkEnd?.(planned, { error });
+    }
+  }
+  listener.onEnd?.();
+  return report;
+}

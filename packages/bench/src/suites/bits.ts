@@ -1,0 +1,198 @@
+// Suites for @rafkit/bits against what Node offers out of the box: DataView and Buffer. Each fork runs one
+// benchmark with one type, so the accessor picked in `state` is the only one its call site ever sees.
+import { BigEndian, decodeArray, ModifiedUtf8 } from "@rafkit/bits";
+import { defineSuite } from "../suite";
+
+/** Accesses per benchmark call: 128 values spaced by their width (at most 1 KiB). */
+const ACCESSES = 128;
+
+const TYPES = ["Int16", "Int32", "Int64", "Float32", "Float64"] as const;
+type Type = (typeof TYPES)[number];
+
+const WIDTH: Record<Type, number> = { Int16: 2, Int32: 4, Int64: 8, Float32: 4, Float64: 8 };
+
+type Get<T> = (target: T, offset: number) => unknown;
+type Set<T> = (target: T, offset: number, value: never) => void;
+
+const bitsGet: Record<Type, Get<Uint8Array>> = {
+  Int16: (b, o) => BigEndian.getInt16(b, o),
+  Int32: (b, o) => BigEndian.getInt32(b, o),
+  Int64: (b, o) => BigEndian.getBigInt64(b, o),
+  Float32: (b, o) => BigEndian.getFloat32(b, o),
+  Float64: (b, o) => BigEndian.getFloat64(b, o),
+};
+const viewGet: Record<Type, Get<DataView>> = {
+  Int16: (v, o) => v.getInt16(o),
+  Int32: (v, o) => v.getInt32(o),
+  Int64: (v, o) => v.getBigInt64(o),
+  Float32: (v, o) => v.getFloat32(o),
+  Float64: (v, o) => v.getFloat64(o),
+};
+const bufferGet: Record<Type, Get<Buffer>> = {
+  Int16: (b, o) => b.readInt16BE(o),
+  Int32: (b, o) => b.readInt32BE(o),
+  Int64: (b, o) => b.readBigInt64BE(o),
+  Float32: (b, o) => b.readFloatBE(o),
+  Float64: (b, o) => b.readDoubleBE(o),
+};
+const bitsSet: Record<Type, Set<Uint8Array>> = {
+  Int16: (b, o, v: number) => BigEndian.setInt16(b, o, v),
+  Int32: (b, o, v: number) => BigEndian.setInt32(b, o, v),
+  Int64: (b, o, v: bigint) => BigEndian.setBigInt64(b, o, v),
+  Float32: (b, o, v: number) => BigEndian.setFloat32(b, o, v),
+  Float64: (b, o, v: number) => BigEndian.setFloat64(b, o, v),
+};
+const viewSet: Record<Type, Set<DataView>> = {
+  Int16: (d, o, v: number) => d.setInt16(o, v),
+  Int32: (d, o, v: number) => d.setInt32(o, v),
+  Int64: (d, o, v: bigint) => d.setBigInt64(o, v),
+  Float32: (d, o, v: number) => d.setFloat32(o, v),
+  Float64: (d, o, v: number) => d.setFloat64(o, v),
+};
+const bufferSet: Record<Type, Set<Buffer>> = {
+  Int16: (b, o, v: number) => void b.writeInt16BE(v, o),
+  Int32: (b, o, v: number) => void b.writeInt32BE(v, o),
+  Int64: (b, o, v: bigint) => void b.writeBigInt64BE(v, o),
+  Float32: (b, o, v: number) => void b.writeFloatBE(v, o),
+  Float64: (b, o, v: number) => void b.writeDoubleBE(v, o),
+};
+
+/** 1 KiB of deterministic pseudo-random bytes (no NaN patterns matter: reads keep bits as they are). */
+function randomBytes(length: number, seed = 0x9e3779b9): Uint8Array {
+  const bytes = new Uint8Array(length);
+  let x = seed;
+  for (let i = 0; i < length; i++) {
+    x ^= x << 13;
+    x ^= x >>> 17;
+    x ^= x << 5;
+    bytes[i] = x & 0xff;
+  }
+  return bytes;
+}
+
+function primitiveState({ type }: { type: Type }) {
+  const bytes = randomBytes(ACCESSES * 8);
+  const view = new DataView(bytes.buffer);
+  const buffer = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length);
+  const width = WIDTH[type];
+  // Values for the setters, read back from the random bytes so each type gets valid ones.
+  const values = Array.from({ length: ACCESSES }, (_, i) => viewGet[type](view, i * width));
+  return {
+    bytes,
+    view,
+    buffer,
+    width,
+    values: values as never[],
+    bitsGet: bitsGet[type],
+    viewGet: viewGet[type],
+    bufferGet: bufferGet[type],
+    bitsSet: bitsSet[type],
+    viewSet: viewSet[type],
+    bufferSet: bufferSet[type],
+  };
+}
+
+/** Per-primitive big-endian reads: `BigEndian.getX(bytes, off)` vs `DataView#getX` vs `Buffer#readXBE`. */
+export const BitsGet = defineSuite({
+  name: "BitsGet",
+  description: "one big-endian read per op; 128 ops per call at successive offsets",
+  params: { type: TYPES },
+  state: primitiveState,
+  options: { unit: "ns", operationsPerInvocation: ACCESSES },
+  benchmarks: {
+    bigEndian(bh, s) {
+      for (let i = 0, o = 0; i < ACCESSES; i++, o += s.width) bh.consume(s.bitsGet(s.bytes, o));
+    },
+    dataView(bh, s) {
+      for (let i = 0, o = 0; i < ACCESSES; i++, o += s.width) bh.consume(s.viewGet(s.view, o));
+    },
+    buffer(bh, s) {
+      for (let i = 0, o = 0; i < ACCESSES; i++, o += s.width) bh.consume(s.bufferGet(s.buffer, o));
+    },
+  },
+});
+
+/** Per-primitive big-endian writes: `BigEndian.setX` vs `DataView#setX` vs `Buffer#writeXBE`. */
+export const BitsSet = defineSuite({
+  name: "BitsSet",
+  description: "one big-endian write per op; 128 ops per call at successive offsets",
+  params: { type: TYPES },
+  state: primitiveState,
+  options: { unit: "ns", operationsPerInvocation: ACCESSES },
+  benchmarks: {
+    bigEndian(_bh, s) {
+      for (let i = 0, o = 0; i < ACCESSES; i++, o += s.width) s.bitsSet(s.bytes, o, s.values[i]!);
+      return s.bytes[0];
+    },
+    dataView(_bh, s) {
+      for (let i = 0, o = 0; i < ACCESSES; i++, o += s.width) s.viewSet(s.view, o, s.values[i]!);
+      return s.bytes[0];
+    },
+    buffer(_bh, s) {
+      for (let i = 0, o = 0; i < ACCESSES; i++, o += s.width)
+        s.bufferSet(s.buffer, o, s.values[i]!);
+      return s.bytes[0];
+    },
+  },
+});
+
+const MIB = 1 << 20;
+
+/**
+ * Bulk big-endian Int32 decode of 1 MiB into an `Int32Array`: `decodeArray` vs a `DataView` loop vs a
+ * `Buffer#readInt32BE` loop. One op is the whole MiB; the `·bandwidth` metric gives GB/s.
+ */
+export const BitsBulkDecode = defineSuite({
+  name: "BitsBulkDecode",
+  description: "1 MiB big-endian -> Int32Array per op; reports ·bandwidth in GB/s",
+  state: () => {
+    const bytes = randomBytes(MIB);
+    return {
+      bytes,
+      view: new DataView(bytes.buffer),
+      buffer: Buffer.from(bytes.buffer),
+      ints: new Int32Array(MIB / 4),
+    };
+  },
+  options: { unit: "us", bytesPerOperation: MIB },
+  benchmarks: {
+    decodeArray(_bh, s) {
+      decodeArray(s.bytes, 0, s.ints, 0, s.ints.length, "big");
+      return s.ints[s.ints.length - 1];
+    },
+    dataViewLoop(_bh, s) {
+      const { view, ints } = s;
+      for (let i = 0; i < ints.length; i++) ints[i] = view.getInt32(i * 4);
+      return ints[ints.length - 1];
+    },
+    bufferLoop(_bh, s) {
+      const { buffer, ints } = s;
+      for (let i = 0; i < ints.length; i++) ints[i] = buffer.readInt32BE(i * 4);
+      return ints[ints.length - 1];
+    },
+  },
+});
+
+/**
+ * Decoding an ASCII string from bytes: `ModifiedUtf8.decode` (what `readUTF` uses) vs `TextDecoder` vs
+ * `Buffer#latin1Slice` (via `toString("latin1")`), for short and long strings.
+ */
+export const BitsModifiedUtf8 = defineSuite({
+  name: "BitsModifiedUtf8",
+  description: "ASCII bytes -> string",
+  params: { length: [16, 1024] },
+  state: ({ length }) => {
+    const bytes = new Uint8Array(length);
+    for (let i = 0; i < length; i++) bytes[i] = 0x20 + (i % 95);
+    return { bytes, buffer: Buffer.from(bytes.buffer), decoder: new TextDecoder() };
+  },
+  options: { unit: "ns" },
+  benchmarks: {
+    modifiedUtf8: (_bh, s) => ModifiedUtf8.decode(s.bytes, 0, s.bytes.length),
+    textDecoder: (_bh, s) => s.decoder.decode(s.bytes),
+    bufferLatin1: (_bh, s) => s.buffer.toString("latin1", 0, s.bytes.length),
+  },
+});
+
+/** The bits suites in run order. */
+export default [BitsGet, BitsSet, BitsBulkDecode, BitsModifiedUtf8];

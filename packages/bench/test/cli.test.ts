@@ -1,0 +1,112 @@
+import { execFile } from "node:child_process";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { afterAll, describe, expect, it } from "vitest";
+import { parseJmhJson } from "../src/report/jmh-json";
+
+const cli = fileURLToPath(new URL("../dist/cli.js", import.meta.url));
+const fixtures = fileURLToPath(new URL("./fixtures/suites.mjs", import.meta.url));
+const dir = mkdtempSync(join(tmpdir(), "rafkit-bench-cli-"));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+/** Runs the real CLI in a child process; stderr is not a TTY there, so no progress is drawn. */
+function run(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    execFile(
+      process.execPath,
+      [cli, ...args],
+      { env: { ...process.env, NO_COLOR: "1" } },
+      (error, stdout, stderr) => {
+        resolve({ code: error ? Number(error.code ?? 1) : 0, stdout, stderr });
+      },
+    );
+  });
+}
+
+const tiny = ["-f", "1", "-wi", "1", "-i", "3", "-w", "2ms", "-r", "2ms"];
+
+describe("rafkit-bench CLI", () => {
+  it("--list shows the built-in suites with their params", async () => {
+    const { code, stdout } = await run("--list");
+    expect(code).toBe(0);
+    expect(stdout).toMatch(/^Benchmarks:/);
+    expect(stdout).toMatch(/BitsGet\.bigEndian .*type: Int16, Int32/);
+    expect(stdout).toContain("Harness.empty");
+  });
+
+  it("runs a filtered built-in benchmark and writes JMH JSON and an SVG chart", async () => {
+    const json = join(dir, "run.json");
+    const svg = join(dir, "run.svg");
+    const { code, stdout, stderr } = await run(
+      "^Harness\\.",
+      ...tiny,
+      "--json",
+      json,
+      "--chart",
+      svg,
+    );
+    expect(stderr).not.toContain("ETA"); // quiet when stderr is not a TTY
+    expect(code).toBe(0);
+    expect(stdout.split("\n")[0]).toMatch(/^Benchmark\s+Mode\s+Cnt\s+Score\s+Error\s+Units$/);
+    expect(stdout).toMatch(/Harness\.empty\s+avgt\s+3\s+[\d.e-]+ ± +[\d.e-]+\s+ns\/op/);
+    const results = parseJmhJson(readFileSync(json, "utf8"));
+    expect(results.map((r) => r.benchmark)).toEqual(["Harness.empty", "Harness.constant"]);
+    expect(readFileSync(svg, "utf8")).toMatch(/^<\?xml[\s\S]*<svg[\s\S]*Harness[\s\S]*<\/svg>\n$/);
+  });
+
+  it("fails clearly when a benchmark throws", async () => {
+    const { code, stderr } = await run("--suite", fixtures, "Throwing", ...tiny);
+    expect(code).toBe(1);
+    expect(stderr).toContain("Throwing.boom failed: boom from the benchmark");
+    expect(stderr).toContain("1 of 1 benchmarks failed");
+  });
+
+  it("fails clearly when nothing matches the filter", async () => {
+    const { code, stderr } = await run("NoSuchSuite");
+    expect(code).toBe(1);
+    expect(stderr).toMatch(
+      /no benchmark matches \/NoSuchSuite\/ \(suites: .*BitsGet.*\) \(ERR_BENCH_NO_MATCH\)/,
+    );
+  });
+
+  it("fails clearly for a suite module that does not exist", async () => {
+    const { code, stderr } = await run("--suite", join(dir, "missing.mjs"));
+    expect(code).toBe(1);
+    expect(stderr).toContain("cannot load suite module");
+    expect(stderr).toContain("ERR_BENCH_BAD_SUITE");
+  });
+
+  it.each([
+    [["-p", "type"], /malformed param "type": expected name=value/],
+    [["-p", "type="], /malformed param "type="/],
+    [["-p", "type=Int32,"], /malformed param "type=Int32,"/],
+    [["-p", "length=abc"], /param length of suite BitsModifiedUtf8 takes numbers, got "abc"/],
+    [["-p", "nosuch=1"], /no selected benchmark has a param named "nosuch"/],
+    [["-f", "two"], /forks must be an integer >= 0, got "two"/],
+    [["-r", "fast"], /bad iteration length "fast"/],
+    [["--mode", "fastest"], /argument 'fastest' is invalid/],
+  ])("rejects bad input %j", async (args, message) => {
+    const { code, stderr } = await run("--list", ...args);
+    expect(code).toBe(1);
+    expect(stderr).toMatch(message);
+  });
+
+  it("compares two result files and two benchmarks of one file", async () => {
+    const a = join(dir, "a.json");
+    const b = join(dir, "b.json");
+    expect((await run("^Harness\\.", ...tiny, "--json", a)).code).toBe(0);
+    expect((await run("^Harness\\.", ...tiny, "--json", b)).code).toBe(0);
+    const files = await run("compare", a, b, "--chart", join(dir, "cmp.svg"));
+    expect(files.code).toBe(0);
+    expect(files.stdout).toMatch(/Harness\.empty\s+avgt\s+.*ns\/op\s+[\d.]+x/);
+    expect(readFileSync(join(dir, "cmp.svg"), "utf8")).toContain(`baseline: ${a}`);
+    const pair = await run("compare", `${a}#empty`, `${a}#constant`);
+    expect(pair.code).toBe(0);
+    expect(pair.stdout).toContain("Harness.empty vs constant");
+    const missing = await run("compare", a, join(dir, "nope.json"));
+    expect(missing.code).toBe(1);
+    expect(missing.stderr).toContain("cannot read");
+  });
+});

@@ -1,0 +1,81 @@
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { loadSuiteModule } from "../src/loader";
+import { runBenchmarks } from "../src/run";
+
+const fixtures = new URL("./fixtures/suites.mjs", import.meta.url).href;
+const dir = mkdtempSync(join(tmpdir(), "rafkit-bench-fork-"));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+describe("forks", () => {
+  it("run each trial in its own fresh process", async () => {
+    const pidFile = join(dir, "pids.txt");
+    process.env.RAFKIT_BENCH_PID_FILE = pidFile;
+    try {
+      const suites = await loadSuiteModule(fixtures);
+      const report = await runBenchmarks(suites, {
+        filter: "^Pids\\.",
+        overrides: {
+          forks: 3,
+          warmup: { iterations: 0, time: 1 },
+          measurement: { iterations: 1, time: 1 },
+        },
+      });
+      expect(report.failures).toEqual([]);
+      const pids = report.pids[0]!;
+      expect(pids).toHaveLength(3);
+      expect(new Set(pids).size).toBe(3);
+      expect(pids).not.toContain(process.pid);
+      // The benchmark's own state saw the same processes.
+      const seen = readFileSync(pidFile, "utf8").trim().split("\n").map(Number);
+      expect(seen).toEqual(pids);
+      expect(report.results[0]!.primaryMetric.rawData).toHaveLength(3);
+    } finally {
+      delete process.env.RAFKIT_BENCH_PID_FILE;
+    }
+  });
+
+  it("report a benchmark of known cost within its error (spin until the clock advances N µs)", async () => {
+    const suites = await loadSuiteModule(fixtures);
+    const report = await runBenchmarks(suites, {
+      filter: "^Spin\\.",
+      overrides: {
+        forks: 2,
+        warmup: { iterations: 2, time: 20 },
+        measurement: { iterations: 4, time: 20 },
+      },
+    });
+    expect(report.failures).toEqual([]);
+    for (const result of report.results) {
+      const micros = Number(result.params!.micros);
+      const { score, scoreError, scoreUnit } = result.primaryMetric;
+      expect(scoreUnit).toBe("us/op");
+      // Every call takes at least N µs, so the interval must reach N. The upper allowance (50% + 20 µs)
+      // covers clock reads and preemption on a loaded machine; a unit or scaling bug is off by 1000x.
+      expect(score - scoreError).toBeLessThanOrEqual(micros * 1.5 + 20);
+      expect(score + scoreError).toBeGreaterThanOrEqual(micros);
+      expect(Number.isFinite(scoreError)).toBe(true);
+    }
+  });
+
+  it("turn a throwing benchmark into a failure and go on", async () => {
+    const suites = await loadSuiteModule(fixtures);
+    const report = await runBenchmarks(suites, {
+      filter: "^(Throwing|Pids)\\.",
+      overrides: {
+        forks: 1,
+        warmup: { iterations: 0, time: 1 },
+        measurement: { iterations: 1, time: 1 },
+      },
+    });
+    expect(report.results.map((r) => r.benchmark)).toEqual(["Pids.pid"]);
+    expect(report.failures).toHaveLength(1);
+    expect(report.failures[0]!.benchmark).toBe("Throwing.boom");
+    expect(report.failures[0]!.error).toMatchObject({
+      code: "ERR_BENCH_FAILED",
+      message: "boom from the benchmark",
+    });
+  });
+});

@@ -1,0 +1,93 @@
+import { describe, expect, it } from "vitest";
+import type { Blackhole } from "../src/blackhole";
+import { runBenchmarks } from "../src/run";
+import { benchmarkFn, paramCombinations } from "../src/suite";
+import { BitsBulkDecode, BitsGet, BitsModifiedUtf8, BitsSet } from "../src/suites/bits";
+import { Harness } from "../src/suites/harness";
+
+/** A blackhole that records what it gets, to check that competing benchmarks compute the same thing. */
+function recorder(): Blackhole & { values: unknown[] } {
+  const values: unknown[] = [];
+  return { values, consume: (v: unknown) => void values.push(v) } as never;
+}
+
+async function outputs(
+  suite: typeof BitsGet | typeof BitsSet | typeof BitsBulkDecode | typeof BitsModifiedUtf8,
+  params: Record<string, unknown>,
+) {
+  const out: Record<string, unknown> = {};
+  for (const name of Object.keys(suite.benchmarks)) {
+    const state = (await suite.state?.(params as never)) as {
+      bytes: Uint8Array;
+      ints?: Int32Array;
+    };
+    if (suite === BitsSet) state.bytes.fill(0);
+    const bh = recorder();
+    const returned = benchmarkFn(suite, name)(bh, state, params as never);
+    out[name] = {
+      consumed: bh.values,
+      returned,
+      bytes: [...state.bytes],
+      ints: state.ints ? [...state.ints] : undefined,
+    };
+  }
+  return out;
+}
+
+describe("the @rafkit/bits suites compare like with like", () => {
+  it.each(paramCombinations(BitsGet.params))(
+    "BitsGet reads the same values with every implementation (%j)",
+    async (params) => {
+      const o = await outputs(BitsGet, params);
+      expect((o.bigEndian as { consumed: unknown[] }).consumed).toHaveLength(128);
+      expect(o.dataView).toEqual(o.bigEndian);
+      expect(o.buffer).toEqual(o.bigEndian);
+    },
+  );
+
+  it.each(paramCombinations(BitsSet.params))(
+    "BitsSet writes the same bytes with every implementation (%j)",
+    async (params) => {
+      const o = await outputs(BitsSet, params);
+      const written = (o.bigEndian as { bytes: number[] }).bytes;
+      expect(written.some((b) => b !== 0)).toBe(true);
+      expect(o.dataView).toEqual(o.bigEndian);
+      expect(o.buffer).toEqual(o.bigEndian);
+    },
+  );
+
+  it("BitsBulkDecode decodes the same Int32 values with every implementation", async () => {
+    const o = await outputs(BitsBulkDecode, {});
+    expect(o.dataViewLoop).toEqual(o.decodeArray);
+    expect(o.bufferLoop).toEqual(o.decodeArray);
+  });
+
+  it.each(paramCombinations(BitsModifiedUtf8.params))(
+    "BitsModifiedUtf8 decodes the same string (%j)",
+    async (params) => {
+      const o = await outputs(BitsModifiedUtf8, params);
+      const s = (o.modifiedUtf8 as { returned: string }).returned;
+      expect(s).toHaveLength(params.length as number);
+      expect((o.textDecoder as { returned: string }).returned).toBe(s);
+      expect((o.bufferLatin1 as { returned: string }).returned).toBe(s);
+    },
+  );
+
+  it("every built-in benchmark runs in the harness", async () => {
+    const report = await runBenchmarks(
+      [BitsGet, BitsSet, BitsBulkDecode, BitsModifiedUtf8, Harness],
+      {
+        params: { type: ["Int32"] },
+        overrides: {
+          forks: 0,
+          warmup: { iterations: 0, invocations: 1 },
+          measurement: { iterations: 1, invocations: 2 },
+        },
+      },
+    );
+    expect(report.failures).toEqual([]);
+    expect(report.results).toHaveLength(3 + 3 + 3 + 6 + 2);
+    const bulk = report.results.find((r) => r.benchmark === "BitsBulkDecode.decodeArray")!;
+    expect(bulk.secondaryMetrics["·bandwidth"]!.scoreUnit).toBe("GB/s");
+  });
+});
