@@ -6,7 +6,17 @@
  */
 export { type ByteOrder, UTFDataFormatError } from "@rafkit/bits";
 export { SystemCallError } from "@rafkit/syscall-state";
-export { ClosedError, EOFError, OffsetRangeError } from "./errors";
+export { AsyncRandomAccessFile } from "./async-random-access-file";
+export {
+  ClosedError,
+  EOFError,
+  LockModeError,
+  LockUnsupportedError,
+  OffsetRangeError,
+  OverlappingFileLockError,
+} from "./errors";
+export { AsyncFileLock, FileLock, type LockOptions } from "./locks";
 export { parseMode } from "./modes";
 export { DEFAULT_BUFFER_SIZE, type RandomAccessFileOptions } from "./options";
 export { RandomAccessFile } from "./random-access-file";
+export type { ReadStreamOptions, WriteStreamOptions } from "./streams";

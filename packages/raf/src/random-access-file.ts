@@ -1,45 +1,55 @@
 import { constants } from "node:os";
-import { fileURLToPath } from "node:url";
-import {
-  BigEndian,
-  type ByteOrder,
-  type Codec,
-  codecFor,
-  decodeArray,
-  encodeArray,
-  ModifiedUtf8,
-  type NumericArray,
-  UTFDataFormatError,
-} from "@rafkit/bits";
-import {
-  type FileMode,
-  getBackend,
-  type SyncBackend,
-  systemCallError,
-} from "@rafkit/syscall-state";
-import { checkFromIndexSize, EOFError, OffsetRangeError } from "./errors";
+import type { Readable, Writable } from "node:stream";
+import type { ByteOrder, Codec, NumericArray } from "@rafkit/bits";
+import { type FileMode, type SyncBackend, systemCallError } from "@rafkit/syscall-state";
+import { checkFromIndexSize } from "./errors";
 import { guard, unguard } from "./leak-guard";
-import { parseMode } from "./modes";
-import { DEFAULT_BUFFER_SIZE, type RandomAccessFileOptions } from "./options";
+import { FileLock, HeldLocks, type LockOptions, lockGranted, lockRequest, planLock } from "./locks";
+import { latin1Of, openWindow, planOpen, rejectDirectory } from "./open-file";
+import {
+  at,
+  charBytes,
+  fill,
+  latin1Bytes,
+  type Op,
+  readArray,
+  readByte,
+  readFully,
+  readLine,
+  readPrimitive,
+  readSome,
+  readUTF,
+  room,
+  writeArray,
+  writeBytes,
+  writePrimitive,
+  writeUTF,
+} from "./operations";
+import type { RandomAccessFileOptions } from "./options";
 import { toPosition } from "./position";
-import { EOF, IO, type Step, Window } from "./window";
+import {
+  BOOLEAN,
+  BYTE,
+  CHAR,
+  DOUBLE,
+  FLOAT,
+  INT,
+  LONG,
+  LONG_AS_NUMBER,
+  type Primitive,
+  SHORT,
+  UNSIGNED_BYTE,
+  UNSIGNED_SHORT,
+} from "./primitives";
+import {
+  createRangeReadStream,
+  createRangeWriteStream,
+  type ReadStreamOptions,
+  type WriteStreamOptions,
+} from "./streams";
+import { IO, type Window } from "./window";
 
 const EINVAL = constants.errno.EINVAL;
-const EISDIR = constants.errno.EISDIR;
-
-/**
- * Java refuses to open a directory even read-only, which `open(2)` allows: one 1-byte `pread` tells.
- * Closes `fd` and throws `EISDIR` (syscall `open`) when it is one.
- */
-function rejectDirectory(backend: SyncBackend, fd: number, path: string): void {
-  if (backend.pread(fd, new Uint8Array(1), 0, 1, 0) === -EISDIR) {
-    backend.close(fd);
-    throw systemCallError(-EISDIR, "open", path);
-  }
-}
-
-/** The longest string `writeUTF` can write: its 2-byte length prefix caps the encoded bytes. */
-const MAX_UTF_LENGTH = 65535;
 
 /**
  * `java.io.RandomAccessFile` for Node.js: Java's names and semantics, `DataInput`/`DataOutput`
@@ -72,6 +82,7 @@ export class RandomAccessFile {
   readonly #path: string;
   readonly #mode: FileMode;
   readonly #latin1: (buf: Uint8Array, from: number, to: number) => string;
+  readonly #locks = new HeldLocks();
 
   /**
    * Opens `path` in `mode`: `"r"` (read only), `"rw"` (read/write, created if missing), `"rws"`
@@ -80,28 +91,18 @@ export class RandomAccessFile {
    * error of `open` when the OS refuses.
    */
   constructor(path: string | URL, mode: FileMode, options: RandomAccessFileOptions = {}) {
-    const m = parseMode(mode);
-    const p = typeof path === "string" ? path : fileURLToPath(path);
-    const size = options.bufferSize ?? DEFAULT_BUFFER_SIZE;
-    if (!Number.isSafeInteger(size) || size < 0 || size > 2 ** 30) {
-      throw new OffsetRangeError(`bufferSize must be an integer in [0, 2^30], got ${size}`);
-    }
-    this.#order = options.byteOrder ?? "big";
-    this.#codec = codecFor(this.#order);
-    const backend =
-      typeof options.backend === "object" ? options.backend : getBackend(options.backend ?? "auto");
+    const plan = planOpen(path, mode, options);
+    const backend = plan.backend;
+    this.#order = plan.order;
+    this.#codec = plan.codec;
     this.#backend = backend;
-    this.#path = p;
-    this.#mode = m;
-    const fd = backend.open(p, m);
-    if (fd < 0) throw systemCallError(fd, "open", p);
-    if (m === "r") rejectDirectory(backend, fd, p);
-    this.#w = new Window(fd, p, size, {
-      readOnly: m === "r",
-      writeThrough: m === "rws" || m === "rwd",
-    });
-    const view = Buffer.from(this.#w.buf.buffer, this.#w.buf.byteOffset, this.#w.buf.byteLength);
-    this.#latin1 = (_buf, from, to) => view.toString("latin1", from, to);
+    this.#path = plan.path;
+    this.#mode = plan.mode;
+    const fd = backend.open(plan.path, plan.mode);
+    if (fd < 0) throw systemCallError(fd, "open", plan.path);
+    if (plan.mode === "r") rejectDirectory(backend, fd, plan.path);
+    this.#w = openWindow(plan, fd);
+    this.#latin1 = latin1Of(this.#w);
     guard(this, this.#w, backend);
   }
 
@@ -152,27 +153,29 @@ export class RandomAccessFile {
     );
   }
 
+  /** Runs a shared operation to completion, making each system call it yields for. */
+  #run<T>(op: Op<T>): T {
+    let r = op.next();
+    while (r.done !== true) {
+      try {
+        this.#io();
+      } catch (error) {
+        r = op.throw(error);
+        continue;
+      }
+      r = op.next();
+    }
+    return r.value;
+  }
+
   /** Slow path of a primitive read: the index of `n` bytes in the window, consumed; EOFError when short. */
   #fill(n: number): number {
-    const w = this.#w;
-    w.begin();
-    let s: Step;
-    while ((s = w.planRead(n)) === IO) this.#io();
-    if (s === EOF) {
-      w.consume(w.avail);
-      throw new EOFError();
-    }
-    const at = w.at;
-    w.consume(n);
-    return at;
+    return this.#run(fill(this.#w, n));
   }
 
   /** Slow path of a primitive write: the index in the window where `n` bytes go (then {@link Window.commit}). */
   #room(n: number): number {
-    const w = this.#w;
-    w.beginWrite();
-    while (w.planRoom(n) === IO) this.#io();
-    return w.at;
+    return this.#run(room(this.#w, n));
   }
 
   #flushAll(): void {
@@ -184,28 +187,49 @@ export class RandomAccessFile {
     if (this.#w.commit(i, n)) this.#flushAll();
   }
 
-  #readBytes(dst: Uint8Array, off: number, len: number, some: boolean): Step {
-    const w = this.#w;
-    w.begin();
-    let s: Step;
-    while ((s = w.planReadBytes(dst, off, len, some)) === IO) this.#io();
-    return s;
-  }
-
-  #writeBytes(src: Uint8Array, off: number, len: number): void {
-    const w = this.#w;
-    // Writing nothing succeeds even in mode "r", as in Java (no write(2) happens).
-    if (len === 0) {
-      w.begin();
-      return;
-    }
-    w.beginWrite();
-    while (w.planWriteBytes(src, off, len) === IO) this.#io();
-    if (w.writeThrough) this.#flushAll();
-  }
-
   #checkOpen(): void {
     this.#w.begin();
+  }
+
+  /** A positional primitive read: straight from the window when the bytes are there. */
+  #getAt<R>(position: number | bigint, p: Primitive<R, unknown>): R {
+    const w = this.#w;
+    if (typeof position === "number" && Number.isSafeInteger(position) && position >= 0) {
+      const saved = w.pointer;
+      w.pointer = position;
+      const i = w.takeRead(p.width);
+      w.pointer = saved;
+      if (i >= 0) return p.get(this.#codec, w.buf, i);
+    }
+    return this.#at(position, readPrimitive(w, this.#codec, p));
+  }
+
+  /** A positional primitive write: straight into the window when there is room. */
+  #putAt<W>(position: number | bigint, p: Primitive<unknown, W>, v: W): void {
+    const w = this.#w;
+    if (typeof position === "number" && Number.isSafeInteger(position) && position >= 0) {
+      const saved = w.pointer;
+      w.pointer = position;
+      const i = w.writeIndex(p.width);
+      if (i >= 0) {
+        let flush: boolean;
+        try {
+          p.set(this.#codec, w.buf, i, v);
+          flush = w.commit(i, p.width);
+        } finally {
+          w.pointer = saved;
+        }
+        if (flush) this.#flushAll();
+        return;
+      }
+      w.pointer = saved;
+    }
+    this.#at(position, writePrimitive(w, this.#codec, p, v));
+  }
+
+  /** Runs `op` at `position` (positional I/O): the file pointer does not move. */
+  #at<T>(position: number | bigint, op: Op<T>): T {
+    return this.#run(at(this.#w, toPosition(position, "position"), op));
   }
 
   // ---- DataInput ----
@@ -219,30 +243,21 @@ export class RandomAccessFile {
   read(): number;
   read(buf: Uint8Array, off?: number, len?: number): number;
   read(buf?: Uint8Array, off = 0, len?: number): number {
-    const w = this.#w;
     if (buf === undefined) {
+      const w = this.#w;
       const i = w.takeRead(1);
       if (i >= 0) return w.buf[i]!;
-      w.begin();
-      let s: Step;
-      while ((s = w.planRead(1)) === IO) this.#io();
-      if (s === EOF) return -1;
-      const at = w.at;
-      w.consume(1);
-      return w.buf[at]!;
+      return this.#run(readByte(w));
     }
     const n = len ?? buf.length - off;
     checkFromIndexSize(off, n, buf.length);
-    this.#checkOpen();
-    if (n === 0) return 0;
-    const s = this.#readBytes(buf, off, n, true);
-    return s === EOF && w.done === 0 ? -1 : w.done;
+    return this.#run(readSome(this.#w, buf, off, n));
   }
 
   /** Reads exactly `len` bytes into `buf[off…]`; {@link EOFError} if the file ends first (the bytes that were there are consumed). */
   readFully(buf: Uint8Array, off = 0, len: number = buf.length - off): void {
     checkFromIndexSize(off, len, buf.length);
-    if (this.#readBytes(buf, off, len, false) === EOF) throw new EOFError();
+    this.#run(readFully(this.#w, buf, off, len));
   }
 
   /** Java's `skipBytes`: moves the pointer forward by up to `n` bytes, never past end of file; returns the distance moved. */
@@ -261,7 +276,7 @@ export class RandomAccessFile {
     const w = this.#w;
     let i = w.takeRead(1);
     if (i < 0) i = this.#fill(1);
-    return w.buf[i] !== 0;
+    return BOOLEAN.get(this.#codec, w.buf, i);
   }
 
   /** Reads a signed byte (-128–127). */
@@ -269,7 +284,7 @@ export class RandomAccessFile {
     const w = this.#w;
     let i = w.takeRead(1);
     if (i < 0) i = this.#fill(1);
-    return (w.buf[i]! << 24) >> 24;
+    return BYTE.get(this.#codec, w.buf, i);
   }
 
   /** Reads an unsigned byte (0–255). */
@@ -277,7 +292,7 @@ export class RandomAccessFile {
     const w = this.#w;
     let i = w.takeRead(1);
     if (i < 0) i = this.#fill(1);
-    return w.buf[i]!;
+    return UNSIGNED_BYTE.get(this.#codec, w.buf, i);
   }
 
   /** Reads a signed 16-bit integer. */
@@ -285,7 +300,7 @@ export class RandomAccessFile {
     const w = this.#w;
     let i = w.takeRead(2);
     if (i < 0) i = this.#fill(2);
-    return this.#codec.getInt16(w.buf, i);
+    return SHORT.get(this.#codec, w.buf, i);
   }
 
   /** Reads an unsigned 16-bit integer. */
@@ -293,7 +308,7 @@ export class RandomAccessFile {
     const w = this.#w;
     let i = w.takeRead(2);
     if (i < 0) i = this.#fill(2);
-    return this.#codec.getUint16(w.buf, i);
+    return UNSIGNED_SHORT.get(this.#codec, w.buf, i);
   }
 
   /** Reads a `char`: one UTF-16 code unit, as a one-character string. */
@@ -301,7 +316,7 @@ export class RandomAccessFile {
     const w = this.#w;
     let i = w.takeRead(2);
     if (i < 0) i = this.#fill(2);
-    return this.#codec.getChar(w.buf, i);
+    return CHAR.get(this.#codec, w.buf, i);
   }
 
   /** Reads a signed 32-bit integer. */
@@ -309,7 +324,7 @@ export class RandomAccessFile {
     const w = this.#w;
     let i = w.takeRead(4);
     if (i < 0) i = this.#fill(4);
-    return this.#codec.getInt32(w.buf, i);
+    return INT.get(this.#codec, w.buf, i);
   }
 
   /** Reads a signed 64-bit integer as a `bigint`. */
@@ -317,7 +332,7 @@ export class RandomAccessFile {
     const w = this.#w;
     let i = w.takeRead(8);
     if (i < 0) i = this.#fill(8);
-    return this.#codec.getBigInt64(w.buf, i);
+    return LONG.get(this.#codec, w.buf, i);
   }
 
   /**
@@ -328,7 +343,7 @@ export class RandomAccessFile {
     const w = this.#w;
     let i = w.takeRead(8);
     if (i < 0) i = this.#fill(8);
-    return this.#codec.getSafeInt64(w.buf, i);
+    return LONG_AS_NUMBER.get(this.#codec, w.buf, i);
   }
 
   /** Reads a 32-bit IEEE 754 float. */
@@ -336,7 +351,7 @@ export class RandomAccessFile {
     const w = this.#w;
     let i = w.takeRead(4);
     if (i < 0) i = this.#fill(4);
-    return this.#codec.getFloat32(w.buf, i);
+    return FLOAT.get(this.#codec, w.buf, i);
   }
 
   /** Reads a 64-bit IEEE 754 double. */
@@ -344,7 +359,7 @@ export class RandomAccessFile {
     const w = this.#w;
     let i = w.takeRead(8);
     if (i < 0) i = this.#fill(8);
-    return this.#codec.getFloat64(w.buf, i);
+    return DOUBLE.get(this.#codec, w.buf, i);
   }
 
   /**
@@ -352,24 +367,12 @@ export class RandomAccessFile {
    * Latin-1 character; `null` only at end of file with nothing read.
    */
   readLine(): string | null {
-    const w = this.#w;
-    w.begin();
-    let s: Step;
-    while ((s = w.planLine(this.#latin1)) === IO) this.#io();
-    return w.lineResult(s);
+    return this.#run(readLine(this.#w, this.#latin1));
   }
 
   /** Reads a string in Java's `writeUTF` format: a big-endian 2-byte length, then modified UTF-8. {@link UTFDataFormatError} when malformed. */
   readUTF(): string {
-    const w = this.#w;
-    let i = w.takeRead(2);
-    if (i < 0) i = this.#fill(2);
-    const n = BigEndian.getUint16(w.buf, i);
-    const j = w.takeRead(n);
-    if (j >= 0) return ModifiedUtf8.decode(w.buf, j, n);
-    const bytes = new Uint8Array(n);
-    this.readFully(bytes, 0, n);
-    return ModifiedUtf8.decode(bytes, 0, n);
+    return this.#run(readUTF(this.#w));
   }
 
   // ---- bulk reads ----
@@ -404,33 +407,7 @@ export class RandomAccessFile {
 
   #readArray(dst: NumericArray, off: number, count: number, width: number): void {
     checkFromIndexSize(off, count, dst.length);
-    const w = this.#w;
-    const bytes = count * width;
-    const i = w.takeRead(bytes);
-    if (i >= 0) {
-      decodeArray(w.buf, i, dst, off, count, this.#order);
-      return;
-    }
-    w.begin();
-    if (bytes >= w.capacity) {
-      // Large: one read straight into `dst`'s own memory, then an in-place byte swap if needed.
-      const raw = new Uint8Array(dst.buffer, dst.byteOffset + off * width, bytes);
-      if (this.#readBytes(raw, 0, bytes, false) === EOF) throw new EOFError();
-      decodeArray(raw, 0, dst, off, count, this.#order);
-      return;
-    }
-    for (let k = 0; k < count; ) {
-      let s: Step;
-      while ((s = w.planRead(width)) === IO) this.#io();
-      if (s === EOF) {
-        w.consume(w.avail);
-        throw new EOFError();
-      }
-      const m = Math.min(Math.floor(w.avail / width), count - k);
-      decodeArray(w.buf, w.at, dst, off + k, m, this.#order);
-      w.consume(m * width);
-      k += m;
-    }
+    this.#run(readArray(this.#w, this.#order, dst, off, count, width));
   }
 
   // ---- DataOutput ----
@@ -447,7 +424,7 @@ export class RandomAccessFile {
     }
     const n = len ?? b.length - off;
     checkFromIndexSize(off, n, b.length);
-    this.#writeBytes(b, off, n);
+    this.#run(writeBytes(this.#w, b, off, n));
   }
 
   /** Writes 1 for true, 0 for false. */
@@ -455,7 +432,7 @@ export class RandomAccessFile {
     const w = this.#w;
     let i = w.writeIndex(1);
     if (i < 0) i = this.#room(1);
-    w.buf[i] = v ? 1 : 0;
+    BOOLEAN.set(this.#codec, w.buf, i, v);
     this.#commit(i, 1);
   }
 
@@ -464,7 +441,7 @@ export class RandomAccessFile {
     const w = this.#w;
     let i = w.writeIndex(1);
     if (i < 0) i = this.#room(1);
-    w.buf[i] = v;
+    BYTE.set(this.#codec, w.buf, i, v);
     this.#commit(i, 1);
   }
 
@@ -473,7 +450,7 @@ export class RandomAccessFile {
     const w = this.#w;
     let i = w.writeIndex(2);
     if (i < 0) i = this.#room(2);
-    this.#codec.setInt16(w.buf, i, v);
+    SHORT.set(this.#codec, w.buf, i, v);
     this.#commit(i, 2);
   }
 
@@ -482,7 +459,7 @@ export class RandomAccessFile {
     const w = this.#w;
     let i = w.writeIndex(2);
     if (i < 0) i = this.#room(2);
-    this.#codec.setChar(w.buf, i, v);
+    CHAR.set(this.#codec, w.buf, i, v);
     this.#commit(i, 2);
   }
 
@@ -491,7 +468,7 @@ export class RandomAccessFile {
     const w = this.#w;
     let i = w.writeIndex(4);
     if (i < 0) i = this.#room(4);
-    this.#codec.setInt32(w.buf, i, v);
+    INT.set(this.#codec, w.buf, i, v);
     this.#commit(i, 4);
   }
 
@@ -500,8 +477,7 @@ export class RandomAccessFile {
     const w = this.#w;
     let i = w.writeIndex(8);
     if (i < 0) i = this.#room(8);
-    if (typeof v === "bigint") this.#codec.setBigInt64(w.buf, i, v);
-    else this.#codec.setSafeInt64(w.buf, i, v);
+    LONG.set(this.#codec, w.buf, i, v);
     this.#commit(i, 8);
   }
 
@@ -510,7 +486,7 @@ export class RandomAccessFile {
     const w = this.#w;
     let i = w.writeIndex(4);
     if (i < 0) i = this.#room(4);
-    this.#codec.setFloat32(w.buf, i, v);
+    FLOAT.set(this.#codec, w.buf, i, v);
     this.#commit(i, 4);
   }
 
@@ -519,24 +495,20 @@ export class RandomAccessFile {
     const w = this.#w;
     let i = w.writeIndex(8);
     if (i < 0) i = this.#room(8);
-    this.#codec.setFloat64(w.buf, i, v);
+    DOUBLE.set(this.#codec, w.buf, i, v);
     this.#commit(i, 8);
   }
 
   /** Java's `writeBytes`: the low 8 bits of each UTF-16 code unit of `s`, in one write. */
   writeBytes(s: string): void {
-    const n = s.length;
-    const bytes = new Uint8Array(n);
-    for (let k = 0; k < n; k++) bytes[k] = s.charCodeAt(k);
-    this.#writeBytes(bytes, 0, n);
+    const bytes = latin1Bytes(s);
+    this.#run(writeBytes(this.#w, bytes, 0, bytes.length));
   }
 
   /** Java's `writeChars`: each UTF-16 code unit of `s` as 2 bytes (in this file's byte order), in one write. */
   writeChars(s: string): void {
-    const n = s.length;
-    const bytes = new Uint8Array(n * 2);
-    for (let k = 0; k < n; k++) this.#codec.setUint16(bytes, k * 2, s.charCodeAt(k));
-    this.#writeBytes(bytes, 0, n * 2);
+    const bytes = charBytes(this.#codec, s);
+    this.#run(writeBytes(this.#w, bytes, 0, bytes.length));
   }
 
   /**
@@ -544,25 +516,7 @@ export class RandomAccessFile {
    * Throws {@link UTFDataFormatError} and writes nothing when that exceeds 65535 bytes.
    */
   writeUTF(s: string): void {
-    const n = ModifiedUtf8.encodedLength(s);
-    if (n > MAX_UTF_LENGTH) {
-      const head = s.slice(0, 8);
-      const tail = s.slice(s.length - 8);
-      throw new UTFDataFormatError(`encoded string (${head}...${tail}) too long: ${n} bytes`);
-    }
-    const w = this.#w;
-    const total = n + 2;
-    const i = w.writeIndex(total);
-    if (i >= 0) {
-      BigEndian.setUint16(w.buf, i, n);
-      ModifiedUtf8.encode(s, w.buf, i + 2);
-      this.#commit(i, total);
-      return;
-    }
-    const bytes = new Uint8Array(total);
-    BigEndian.setUint16(bytes, 0, n);
-    ModifiedUtf8.encode(s, bytes, 2);
-    this.#writeBytes(bytes, 0, total);
+    this.#run(writeUTF(this.#w, s));
   }
 
   // ---- bulk writes ----
@@ -594,17 +548,151 @@ export class RandomAccessFile {
 
   #writeArray(src: NumericArray, off: number, count: number, width: number): void {
     checkFromIndexSize(off, count, src.length);
-    const w = this.#w;
-    const bytes = count * width;
-    const i = w.writeIndex(bytes);
-    if (i >= 0) {
-      encodeArray(src, off, count, w.buf, i, this.#order);
-      this.#commit(i, bytes);
-      return;
-    }
-    const tmp = new Uint8Array(bytes);
-    encodeArray(src, off, count, tmp, 0, this.#order);
-    this.#writeBytes(tmp, 0, bytes);
+    this.#run(writeArray(this.#w, this.#order, src, off, count, width));
+  }
+
+  // ---- positional I/O: at an explicit position, the file pointer does not move ----
+
+  /**
+   * Reads up to `len` bytes at `position` into `buf[off…]`, without moving the file pointer (Java's
+   * `FileChannel.read(dst, position)`): the bytes read, or -1 at end of file. Sees this instance's
+   * unflushed writes.
+   */
+  readAt(
+    position: number | bigint,
+    buf: Uint8Array,
+    off = 0,
+    len: number = buf.length - off,
+  ): number {
+    checkFromIndexSize(off, len, buf.length);
+    return this.#at(position, readSome(this.#w, buf, off, len));
+  }
+
+  /** Reads exactly `len` bytes at `position` into `buf[off…]` without moving the pointer; {@link EOFError} if the file ends first. */
+  readFullyAt(
+    position: number | bigint,
+    buf: Uint8Array,
+    off = 0,
+    len: number = buf.length - off,
+  ): void {
+    checkFromIndexSize(off, len, buf.length);
+    this.#at(position, readFully(this.#w, buf, off, len));
+  }
+
+  /** Writes `len` bytes of `buf[off…]` at `position` without moving the pointer (buffered like any write). */
+  writeAt(
+    position: number | bigint,
+    buf: Uint8Array,
+    off = 0,
+    len: number = buf.length - off,
+  ): void {
+    checkFromIndexSize(off, len, buf.length);
+    this.#at(position, writeBytes(this.#w, buf, off, len));
+  }
+
+  /** Reads a byte at `position`: true when it is not 0. The pointer does not move. */
+  readBooleanAt(position: number | bigint): boolean {
+    return this.#getAt(position, BOOLEAN);
+  }
+
+  /** Reads a signed byte at `position`. The pointer does not move. */
+  readByteAt(position: number | bigint): number {
+    return this.#getAt(position, BYTE);
+  }
+
+  /** Reads an unsigned byte at `position`. The pointer does not move. */
+  readUnsignedByteAt(position: number | bigint): number {
+    return this.#getAt(position, UNSIGNED_BYTE);
+  }
+
+  /** Reads a signed 16-bit integer at `position`. The pointer does not move. */
+  readShortAt(position: number | bigint): number {
+    return this.#getAt(position, SHORT);
+  }
+
+  /** Reads an unsigned 16-bit integer at `position`. The pointer does not move. */
+  readUnsignedShortAt(position: number | bigint): number {
+    return this.#getAt(position, UNSIGNED_SHORT);
+  }
+
+  /** Reads a `char` (a one-character string) at `position`. The pointer does not move. */
+  readCharAt(position: number | bigint): string {
+    return this.#getAt(position, CHAR);
+  }
+
+  /** Reads a signed 32-bit integer at `position`. The pointer does not move. */
+  readIntAt(position: number | bigint): number {
+    return this.#getAt(position, INT);
+  }
+
+  /** Reads a signed 64-bit integer at `position`, as a `bigint`. The pointer does not move. */
+  readLongAt(position: number | bigint): bigint {
+    return this.#getAt(position, LONG);
+  }
+
+  /** Reads a signed 64-bit integer at `position` as a `number` (`RangeError` when not safe). The pointer does not move. */
+  readLongAsNumberAt(position: number | bigint): number {
+    return this.#getAt(position, LONG_AS_NUMBER);
+  }
+
+  /** Reads a float at `position`. The pointer does not move. */
+  readFloatAt(position: number | bigint): number {
+    return this.#getAt(position, FLOAT);
+  }
+
+  /** Reads a double at `position`. The pointer does not move. */
+  readDoubleAt(position: number | bigint): number {
+    return this.#getAt(position, DOUBLE);
+  }
+
+  /** Reads a `writeUTF` string at `position`. The pointer does not move. */
+  readUTFAt(position: number | bigint): string {
+    return this.#at(position, readUTF(this.#w));
+  }
+
+  /** `writeBoolean` at `position`. The pointer does not move. */
+  writeBooleanAt(position: number | bigint, v: boolean): void {
+    this.#putAt(position, BOOLEAN as Primitive<unknown, boolean>, v);
+  }
+
+  /** `writeByte` at `position`. The pointer does not move. */
+  writeByteAt(position: number | bigint, v: number): void {
+    this.#putAt(position, BYTE as Primitive<unknown, number>, v);
+  }
+
+  /** `writeShort` at `position`. The pointer does not move. */
+  writeShortAt(position: number | bigint, v: number): void {
+    this.#putAt(position, SHORT as Primitive<unknown, number>, v);
+  }
+
+  /** `writeChar` at `position`. The pointer does not move. */
+  writeCharAt(position: number | bigint, v: string | number): void {
+    this.#putAt(position, CHAR as Primitive<unknown, string | number>, v);
+  }
+
+  /** `writeInt` at `position`. The pointer does not move. */
+  writeIntAt(position: number | bigint, v: number): void {
+    this.#putAt(position, INT as Primitive<unknown, number>, v);
+  }
+
+  /** `writeLong` at `position`. The pointer does not move. */
+  writeLongAt(position: number | bigint, v: bigint | number): void {
+    this.#putAt(position, LONG as Primitive<unknown, bigint | number>, v);
+  }
+
+  /** `writeFloat` at `position`. The pointer does not move. */
+  writeFloatAt(position: number | bigint, v: number): void {
+    this.#putAt(position, FLOAT as Primitive<unknown, number>, v);
+  }
+
+  /** `writeDouble` at `position`. The pointer does not move. */
+  writeDoubleAt(position: number | bigint, v: number): void {
+    this.#putAt(position, DOUBLE as Primitive<unknown, number>, v);
+  }
+
+  /** `writeUTF` at `position` (nothing written when too long). The pointer does not move. */
+  writeUTFAt(position: number | bigint, s: string): void {
+    this.#at(position, writeUTF(this.#w, s));
   }
 
   // ---- position and length ----
@@ -668,6 +756,62 @@ export class RandomAccessFile {
     if (r < 0) throw systemCallError(r, "fdatasync", this.#path);
   }
 
+  // ---- locks ----
+
+  /**
+   * Takes an advisory lock on a range of the file (Java's `FileChannel.lock`), **waiting** (and so
+   * blocking this thread) while another holder conflicts. Exclusive by default; `{ shared: true }` for a
+   * shared lock (the only kind a file opened `"r"` may take: an exclusive one throws `LockModeError`).
+   * A range overlapping one this instance holds throws `OverlappingFileLockError`; the `node` backend
+   * has no locks (`LockUnsupportedError`). All locks are released by {@link close}.
+   */
+  lock(options: LockOptions = {}): FileLock {
+    return this.#lock(options, true) as FileLock;
+  }
+
+  /** {@link lock} without waiting: `null` when another holder has a conflicting lock. */
+  tryLock(options: LockOptions = {}): FileLock | null {
+    return this.#lock(options, false);
+  }
+
+  #lock(options: LockOptions, wait: boolean): FileLock | null {
+    this.#checkOpen();
+    const range = planLock(options, this.#mode, this.#backend);
+    this.#locks.check(range);
+    // Our own pending writes go out before the lock is taken (a failure then leaves no lock behind).
+    this.#flushAll();
+    const b = this.#backend;
+    if (!lockGranted(b.lock(this.#w.fd, lockRequest(range, wait)), b, this.#path)) return null;
+    // Bytes read before the lock may since have been changed by the previous holder.
+    this.#w.discard();
+    return this.#locks.add(new FileLock(range, this.#locks, (l) => this.#unlock(l)));
+  }
+
+  #unlock(lock: FileLock): void {
+    if (this.#w.closed) return;
+    this.#flushAll();
+    const { position, length } = lockRequest(lock, false);
+    const r = this.#backend.unlock(this.#w.fd, position, length);
+    if (r < 0) throw systemCallError(r, "fcntl", this.#path);
+    lock.released();
+  }
+
+  // ---- streams ----
+
+  /**
+   * A `Readable` over the bytes `[start, end]` (`end` inclusive, as `fs.createReadStream`; default: to
+   * end of file), read with positional reads (synchronous, one per `_read`): the file pointer does not
+   * move, and the file stays open when the stream ends. Respects backpressure.
+   */
+  createReadStream(options: ReadStreamOptions = {}): Readable {
+    return createRangeReadStream(this, options);
+  }
+
+  /** A `Writable` writing at `start` onwards (default 0) with positional writes, flushed when it finishes. */
+  createWriteStream(options: WriteStreamOptions = {}): Writable {
+    return createRangeWriteStream(this, options);
+  }
+
   /**
    * Flushes and closes. Idempotent. The descriptor is closed even when the flush fails; that
    * error is then thrown (the unflushed data is lost, as with any failed close).
@@ -682,6 +826,7 @@ export class RandomAccessFile {
       failure = error;
     }
     w.markClosed();
+    this.#locks.closed();
     unguard(w);
     const r = this.#backend.close(w.fd);
     if (failure !== undefined) throw failure;

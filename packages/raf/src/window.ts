@@ -327,6 +327,14 @@ export class Window {
     if (keep < this.valid) this.valid = Math.max(keep, 0);
   }
 
+  /**
+   * Forgets the window's clean bytes, so the next read asks the OS: after taking a lock, another
+   * process may have changed the file. Dirty bytes are kept (flush them first to forget everything).
+   */
+  discard(): void {
+    if (!this.dirty) this.valid = 0;
+  }
+
   /** Marks the window closed: every hot path now fails over to a slow path that throws. */
   markClosed(): void {
     this.closed = true;

@@ -1,6 +1,6 @@
 import { closeSync, openSync, readSync, rmSync, statSync } from "node:fs";
 import { describe, expect, test } from "vitest";
-import { RandomAccessFile } from "../src/index";
+import { AsyncRandomAccessFile, RandomAccessFile } from "../src/index";
 import { tempDir } from "./support/temp";
 
 const tmp = tempDir();
@@ -55,3 +55,43 @@ describe.each(["node", "native"] as const)("files beyond 4 GiB (%s backend, spar
     },
   );
 });
+
+describe.each(["node", "native"] as const)(
+  "files beyond 4 GiB, async class and positional I/O (%s backend, sparse)",
+  (backend) => {
+    test.each([0, 8192])(
+      "setLength 5 GiB, write near 4.5 GiB, read back exactly (bufferSize %i)",
+      async (bufferSize) => {
+        const p = tmp("huge-async.bin");
+        const f = await AsyncRandomAccessFile.open(p, "rw", { backend, bufferSize });
+        try {
+          await f.setLength(5n * BigInt(GiB));
+          expect(await f.length()).toBe(5 * GiB);
+          const at = 4.5 * GiB + 5;
+          await f.seek(at);
+          await Promise.all([f.writeLong(-0x0102030405060708n), f.writeUTF("async beyond 4 GiB")]);
+          expect(await f.getFilePointer()).toBe(at + 8 + 2 + 18);
+          await f.writeIntAt(2 ** 32 - 1, 0x7f00ff01);
+          await f.writeDoubleAt(5 * GiB - 8, Math.PI);
+          await f.flush();
+          expect(await f.readLongAt(BigInt(at))).toBe(-0x0102030405060708n);
+          expect(await f.readUTFAt(at + 8)).toBe("async beyond 4 GiB");
+          expect(await f.readIntAt(2 ** 32 - 1)).toBe(0x7f00ff01);
+          expect(await f.readIntAt(2 ** 32 + 3)).toBe(0);
+          expect(await f.readDoubleAt(5 * GiB - 8)).toBe(Math.PI);
+          expect(await f.readAt(5 * GiB, new Uint8Array(4))).toBe(-1);
+          expect(await f.getFilePointer()).toBe(at + 28);
+        } finally {
+          await f.close();
+        }
+        // The sync class reads the same bytes at the same offsets, positionally.
+        const s = new RandomAccessFile(p, "r", { backend, bufferSize });
+        expect(s.readLongAt(4.5 * GiB + 5)).toBe(-0x0102030405060708n);
+        expect(s.readIntAt(2 ** 32 - 1)).toBe(0x7f00ff01);
+        expect(s.getFilePointer()).toBe(0);
+        s.close();
+        rmSync(p);
+      },
+    );
+  },
+);

@@ -1,3 +1,4 @@
+import { constants } from "node:os";
 import { loadKoffi } from "./koffi";
 
 /** Where a failing call leaves its error number: `errno` everywhere; `GetLastError`/`WSAGetLastError` on Windows. */
@@ -58,6 +59,18 @@ export class CaptureState {
  * has its own isolate, so each worker has its own slot; libc's errno is thread-local too.
  */
 const slot = { errno: 0 };
+
+/**
+ * koffi returns a 64-bit integer beyond `Number.MAX_SAFE_INTEGER` as a `bigint`. No system call's
+ * meaningful result is that large (file offsets stop at 8 EiB, sizes at the address space), so such a
+ * result is reported as `-EOVERFLOW` ("value too large for defined data type"), never handed out.
+ */
+const EOVERFLOW = constants.errno.EOVERFLOW;
+
+function overflow(): number {
+  slot.errno = EOVERFLOW;
+  return -EOVERFLOW;
+}
 
 /** The error number of the last failing adapted call on this thread (0 before the first). */
 export function lastErrno(): number {
@@ -168,31 +181,31 @@ export function adaptSystemCall(
     case 1:
       adapted = ((a: unknown) => {
         const r = fn(a);
-        return r >= 0 ? r : -(slot.errno = read());
+        return r >= 0 ? (typeof r === "number" ? r : overflow()) : -(slot.errno = read());
       }) as AdaptedSystemCall;
       break;
     case 2:
       adapted = ((a: unknown, b: unknown) => {
         const r = fn(a, b);
-        return r >= 0 ? r : -(slot.errno = read());
+        return r >= 0 ? (typeof r === "number" ? r : overflow()) : -(slot.errno = read());
       }) as AdaptedSystemCall;
       break;
     case 3:
       adapted = ((a: unknown, b: unknown, c: unknown) => {
         const r = fn(a, b, c);
-        return r >= 0 ? r : -(slot.errno = read());
+        return r >= 0 ? (typeof r === "number" ? r : overflow()) : -(slot.errno = read());
       }) as AdaptedSystemCall;
       break;
     case 4:
       adapted = ((a: unknown, b: unknown, c: unknown, d: unknown) => {
         const r = fn(a, b, c, d);
-        return r >= 0 ? r : -(slot.errno = read());
+        return r >= 0 ? (typeof r === "number" ? r : overflow()) : -(slot.errno = read());
       }) as AdaptedSystemCall;
       break;
     default:
       adapted = ((...args: unknown[]) => {
         const r = fn(...args);
-        return r >= 0 ? r : -(slot.errno = read());
+        return r >= 0 ? (typeof r === "number" ? r : overflow()) : -(slot.errno = read());
       }) as AdaptedSystemCall;
   }
   const asyncFn = fn.async;
@@ -218,7 +231,7 @@ export function adaptSystemCall(
             const errno = read();
             settled();
             if (error) reject(error);
-            else resolve(r >= 0 ? r : -(slot.errno = errno));
+            else resolve(r >= 0 ? (typeof r === "number" ? r : overflow()) : -(slot.errno = errno));
           }),
         reject,
       );
@@ -258,21 +271,21 @@ export function adaptSystemCallExplicit(
       explicit = ((state: CaptureState, a: unknown, b: unknown) => {
         const r = fn(a, b);
         state.value = read();
-        return r >= 0 ? r : -state.value;
+        return r >= 0 ? (typeof r === "number" ? r : overflow()) : -state.value;
       }) as ExplicitSystemCall;
       break;
     case 3:
       explicit = ((state: CaptureState, a: unknown, b: unknown, c: unknown) => {
         const r = fn(a, b, c);
         state.value = read();
-        return r >= 0 ? r : -state.value;
+        return r >= 0 ? (typeof r === "number" ? r : overflow()) : -state.value;
       }) as ExplicitSystemCall;
       break;
     default:
       explicit = ((state: CaptureState, ...args: unknown[]) => {
         const r = fn(...args);
         state.value = read();
-        return r >= 0 ? r : -state.value;
+        return r >= 0 ? (typeof r === "number" ? r : overflow()) : -state.value;
       }) as ExplicitSystemCall;
   }
   (explicit as { stateName: CaptureStateName }).stateName = stateName;

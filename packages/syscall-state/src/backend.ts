@@ -74,7 +74,10 @@ export interface SyncBackend {
     length: number,
     position: number,
   ): number;
-  /** The file's size in bytes, in one system call. */
+  /**
+   * The file's size in bytes, in one system call. `-EISDIR` for a directory (it has no byte size); never
+   * a `bigint`: a 64-bit result beyond `Number.MAX_SAFE_INTEGER` comes back as `-EOVERFLOW`.
+   */
   size(fd: number): number;
   truncate(fd: number, length: number): number;
   /** Flushes data and metadata to the device (`F_FULLFSYNC` on macOS). */

@@ -11,6 +11,9 @@ const EACCES = -errnoOf("EACCES");
 const EBADF = -errnoOf("EBADF");
 const EINTR = -errnoOf("EINTR");
 const ENOTSUP = -errnoOf("ENOTSUP");
+const EISDIR = -errnoOf("EISDIR");
+const EOVERFLOW = -errnoOf("EOVERFLOW");
+const NO_BYTES = new Uint8Array(0);
 const SEEK_SET = 0;
 /** 0666: the kernel applies the umask, as for every open(2) with O_CREAT. */
 const CREATE_MODE = 0o666;
@@ -121,6 +124,15 @@ export function nativePrimitives(libc: NativeLibc): Primitives {
   };
   const typeOf = (request: LockRequest): number => (request.shared ? L.F_RDLCK : L.F_WRLCK);
 
+  // lseek(SEEK_END) of a directory is no size: ext4 answers LLONG_MAX (-EOVERFLOW from the adapter),
+  // tmpfs EINVAL. Only on such an answer, a 0-byte pread (EISDIR for a directory) says which it was.
+  const sizeOf = (fd: number, r: number): number =>
+    (r === EOVERFLOW || r === EINVAL) && pread(fd, NO_BYTES, 0, 0) === EISDIR ? EISDIR : r;
+  const sizeOfAsync = async (fd: number, r: number): Promise<number> =>
+    (r === EOVERFLOW || r === EINVAL) && (await pread.async(fd, NO_BYTES, 0, 0)) === EISDIR
+      ? EISDIR
+      : r;
+
   const posixFadvise = libc.posix_fadvise;
   const fadviseValues = L.fadvise;
 
@@ -135,7 +147,10 @@ export function nativePrimitives(libc: NativeLibc): Primitives {
       pread(fd, view(buffer, offset, length), length, position),
     pwrite: (fd, buffer, offset, length, position) =>
       pwrite(fd, view(buffer, offset, length), length, position),
-    size: (fd) => lseek(fd, 0, L.SEEK_END),
+    size: (fd) => {
+      const r = lseek(fd, 0, L.SEEK_END);
+      return r >= 0 ? r : sizeOf(fd, r);
+    },
     truncate: (fd, length) => ftruncate(fd, length),
     sync: (fd) => (L.F_FULLFSYNC === undefined ? fsync(fd) : fullfsync(fd)),
     datasync: (fd) => (L.datasync === "fullfsync" ? fullfsync(fd) : fdatasync(fd)),
@@ -170,7 +185,10 @@ export function nativePrimitives(libc: NativeLibc): Primitives {
       pread.async(fd, view(buffer, offset, length), length, position),
     pwriteAsync: (fd, buffer, offset, length, position) =>
       pwrite.async(fd, view(buffer, offset, length), length, position),
-    sizeAsync: (fd) => lseek.async(fd, 0, L.SEEK_END),
+    sizeAsync: async (fd) => {
+      const r = await lseek.async(fd, 0, L.SEEK_END);
+      return r >= 0 ? r : sizeOfAsync(fd, r);
+    },
     truncateAsync: (fd, length) => ftruncate.async(fd, length),
     syncAsync: async (fd) => {
       if (L.F_FULLFSYNC === undefined) return fsync.async(fd);

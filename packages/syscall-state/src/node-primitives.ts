@@ -4,6 +4,7 @@ import { errnoOf } from "./errno";
 import type { Primitives } from "./primitives";
 
 const ENOTSUP = -errnoOf("ENOTSUP");
+const EISDIR = -errnoOf("EISDIR");
 const { O_RDONLY, O_RDWR, O_CREAT, O_SYNC } = fs.constants;
 // Windows has no O_DSYNC; O_SYNC is the closest promise there.
 const O_DSYNC = fs.constants.O_DSYNC ?? O_SYNC;
@@ -87,6 +88,11 @@ const identity = (n: number): number => n;
  * The `node:fs` one-shot calls. Locks and `allocate` are `-ENOTSUP` (node:fs has neither);
  * `fadvise` is accepted and ignored (0), since advice may always be ignored.
  */
+/** A directory has no byte size (its `st_size` is file-system bookkeeping): `-EISDIR`, as the native backend answers. */
+function sizeOf(stats: fs.Stats): number {
+  return stats.isDirectory() ? EISDIR : stats.size;
+}
+
 export function nodePrimitives(): Primitives {
   return {
     name: "node",
@@ -96,7 +102,7 @@ export function nodePrimitives(): Primitives {
       guard(() => fs.readSync(fd, buffer, offset, length, position), fd),
     pwrite: (fd, buffer, offset, length, position) =>
       guard(() => fs.writeSync(fd, buffer, offset, length, position), fd),
-    size: (fd) => guard(() => fs.fstatSync(fd).size, fd),
+    size: (fd) => guard(() => sizeOf(fs.fstatSync(fd)), fd),
     truncate: (fd, length) => guardVoid(() => fs.ftruncateSync(fd, length), fd),
     sync: (fd) => guardVoid(() => fs.fsyncSync(fd), fd),
     datasync: (fd) => guardVoid(() => fs.fdatasyncSync(fd), fd),
@@ -113,12 +119,7 @@ export function nodePrimitives(): Primitives {
       viaCallback<number>((cb) => fs.read(fd, buffer, offset, length, position, cb), identity, fd),
     pwriteAsync: (fd, buffer, offset, length, position) =>
       viaCallback<number>((cb) => fs.write(fd, buffer, offset, length, position, cb), identity, fd),
-    sizeAsync: (fd) =>
-      viaCallback<fs.Stats>(
-        (cb) => fs.fstat(fd, cb),
-        (stats) => stats.size,
-        fd,
-      ),
+    sizeAsync: (fd) => viaCallback<fs.Stats>((cb) => fs.fstat(fd, cb), sizeOf, fd),
     truncateAsync: (fd, length) =>
       viaCallback<void>((cb) => fs.ftruncate(fd, length, (e) => cb(e, undefined)), zero, fd),
     syncAsync: (fd) => viaCallback<void>((cb) => fs.fsync(fd, (e) => cb(e, undefined)), zero, fd),

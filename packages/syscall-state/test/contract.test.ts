@@ -1,4 +1,4 @@
-import { constants as fsConstants, mkdirSync, statSync, writeFileSync } from "node:fs";
+import { existsSync, constants as fsConstants, mkdirSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, test } from "vitest";
 import type { Backend } from "../src/backend";
@@ -76,6 +76,29 @@ describe.each(backends)("contract: %s backend", (name, make) => {
       expect(fd).toBeGreaterThanOrEqual(0);
       expect(b().pread(fd, new Uint8Array(4), 0, 4, 0)).toBe(neg("EISDIR"));
       b().close(fd);
+    },
+  );
+
+  test.skipIf(skip)(
+    "size: a directory is -EISDIR, never a bigint (ext4 answers lseek with LLONG_MAX, tmpfs with EINVAL)",
+    async () => {
+      const dirs = [fresh("sized-dir"), "/dev/shm", "/proc"];
+      mkdirSync(dirs[0]!);
+      for (const dir of dirs) {
+        if (!existsSync(dir)) continue;
+        const fd = b().open(dir, "r");
+        expect(fd).toBeGreaterThanOrEqual(0);
+        const sync = b().size(fd);
+        const async = await b().sizeAsync(fd);
+        b().close(fd);
+        expect(typeof sync, dir).toBe("number");
+        expect(typeof async, dir).toBe("number");
+        // procfs reports 0 for its directories through both lseek and fstat; every other answer is EISDIR.
+        if (dir !== "/proc") {
+          expect(sync, dir).toBe(neg("EISDIR"));
+          expect(async, dir).toBe(neg("EISDIR"));
+        }
+      }
     },
   );
 

@@ -2,7 +2,7 @@ const assert = require("node:assert/strict");
 const { mkdtempSync, rmSync } = require("node:fs");
 const { tmpdir } = require("node:os");
 const { join } = require("node:path");
-const { RandomAccessFile, DEFAULT_BUFFER_SIZE } = require("@rafkit/raf");
+const { AsyncRandomAccessFile, RandomAccessFile, DEFAULT_BUFFER_SIZE } = require("@rafkit/raf");
 
 const dir = mkdtempSync(join(tmpdir(), "rafkit-raf-smoke-"));
 try {
@@ -19,7 +19,20 @@ try {
   f.close();
   f.close();
   assert.throws(() => f.readInt(), { code: "ERR_RAF_CLOSED" });
-  console.log("cjs ok");
-} finally {
+  const g = new RandomAccessFile(path, "rw", { backend: "node" });
+  g.writeIntAt(100, 5);
+  assert.equal(g.readIntAt(100), 5);
+  assert.equal(g.getFilePointer(), 0);
+  assert.throws(() => g.lock(), { code: "ERR_RAF_LOCK_UNSUPPORTED" });
+  g.close();
+  AsyncRandomAccessFile.open(path, "r")
+    .then(async (a) => {
+      assert.equal(await a.readIntAt(100), 5);
+      await a.close();
+      console.log("cjs ok");
+    })
+    .finally(() => rmSync(dir, { recursive: true, force: true }));
+} catch (e) {
   rmSync(dir, { recursive: true, force: true });
+  throw e;
 }

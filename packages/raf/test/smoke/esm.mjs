@@ -2,7 +2,8 @@ import assert from "node:assert/strict";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { EOFError, RandomAccessFile } from "@rafkit/raf";
+import { pipeline } from "node:stream/promises";
+import { AsyncRandomAccessFile, EOFError, RandomAccessFile } from "@rafkit/raf";
 
 const dir = mkdtempSync(join(tmpdir(), "rafkit-raf-smoke-"));
 try {
@@ -31,6 +32,24 @@ try {
     code: "ENOENT",
     syscall: "open",
   });
+  // The async class, positional I/O, a lock and a read stream.
+  const apath = join(dir, "async.bin");
+  const a = await AsyncRandomAccessFile.open(apath, "rw");
+  const [, , pointer] = await Promise.all([a.writeInt(7), a.writeUTF("async"), a.getFilePointer()]);
+  assert.equal(pointer, 11);
+  assert.equal(await a.readIntAt(0), 7);
+  assert.equal(await a.readUTFAt(4), "async");
+  await a.writeLongAt(16, 99n);
+  const lock = await a.tryLock({ shared: true });
+  if (a.backendName === "native") assert.equal(lock.isValid(), true);
+  await a.flush();
+  const chunks = [];
+  await pipeline(a.createReadStream({ start: 16, end: 23 }), async (source) => {
+    for await (const c of source) chunks.push(c);
+  });
+  assert.equal(Buffer.concat(chunks).readBigInt64BE(0), 99n);
+  await a[Symbol.asyncDispose]();
+  assert.equal(a.closed, true);
   console.log("esm ok");
 } finally {
   rmSync(dir, { recursive: true, force: true });

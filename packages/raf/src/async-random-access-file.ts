@@ -1,0 +1,957 @@
+import { constants } from "node:os";
+import type { Readable, Writable } from "node:stream";
+import type { ByteOrder, Codec } from "@rafkit/bits";
+import { type Backend, type FileMode, systemCallError } from "@rafkit/syscall-state";
+import { ClosedError, checkFromIndexSize } from "./errors";
+import { guard, unguard } from "./leak-guard";
+import {
+  AsyncFileLock,
+  HeldLocks,
+  type LockOptions,
+  lockGranted,
+  lockRequest,
+  planLock,
+} from "./locks";
+import { latin1Of, openWindow, planOpen, rejectDirectoryAsync } from "./open-file";
+import {
+  at,
+  charBytes,
+  flushAll,
+  latin1Bytes,
+  type Op,
+  readArray,
+  readByte,
+  readFully,
+  readLine,
+  readPrimitive,
+  readSome,
+  readUTF,
+  writeArray,
+  writeBytes,
+  writePrimitive,
+  writeUTF,
+} from "./operations";
+import type { RandomAccessFileOptions } from "./options";
+import { toPosition } from "./position";
+import {
+  BOOLEAN,
+  BYTE,
+  CHAR,
+  DOUBLE,
+  FLOAT,
+  INT,
+  LONG,
+  LONG_AS_NUMBER,
+  type Primitive,
+  SHORT,
+  UNSIGNED_BYTE,
+  UNSIGNED_SHORT,
+} from "./primitives";
+import {
+  createRangeReadStream,
+  createRangeWriteStream,
+  type ReadStreamOptions,
+  type WriteStreamOptions,
+} from "./streams";
+import type { Window } from "./window";
+
+const EINVAL = constants.errno.EINVAL;
+
+/** The one settled promise every buffered write resolves with: the fast path allocates nothing. */
+const DONE: Promise<void> = Promise.resolve();
+
+/** Lets only `AsyncRandomAccessFile.open` construct. */
+const OPENING = Symbol("opening");
+
+/**
+ * `RandomAccessFile` for servers: the same methods, names and semantics, returning Promises, over the
+ * same window and codec core. I/O that reaches the OS runs off the main thread (koffi async calls on
+ * the native backend, `node:fs` callbacks on the node one); reads and writes served from the window
+ * resolve without any system call.
+ *
+ * Operations on one instance take effect **in call order**, even when not awaited one by one
+ * (`Promise.all([f.readInt(), f.readInt()])` reads two consecutive ints): an internal queue runs one
+ * operation at a time. A failed operation rejects its own promise only; the instance stays usable.
+ *
+ * @example
+ * ```ts
+ * import { AsyncRandomAccessFile } from "@rafkit/raf";
+ * const f = await AsyncRandomAccessFile.open("data.bin", "rw");
+ * await f.writeInt(42);
+ * await f.seek(0);
+ * await f.readInt(); // 42
+ * await f.close();
+ * ```
+ */
+export class AsyncRandomAccessFile {
+  readonly #w: Window;
+  readonly #backend: Backend;
+  readonly #codec: Codec;
+  readonly #order: ByteOrder;
+  readonly #path: string;
+  readonly #mode: FileMode;
+  readonly #latin1: (buf: Uint8Array, from: number, to: number) => string;
+  readonly #locks = new HeldLocks();
+  /** An operation is running; later ones wait in {@link #jobs}. */
+  #busy = false;
+  readonly #jobs: (() => void)[] = [];
+
+  /** @internal Use {@link AsyncRandomAccessFile.open}. */
+  constructor(token: symbol, plan: ReturnType<typeof planOpen>, fd: number) {
+    if (token !== OPENING)
+      throw new TypeError("Use AsyncRandomAccessFile.open(path, mode, options)");
+    this.#backend = plan.backend;
+    this.#codec = plan.codec;
+    this.#order = plan.order;
+    this.#path = plan.path;
+    this.#mode = plan.mode;
+    this.#w = openWindow(plan, fd);
+    this.#latin1 = latin1Of(this.#w);
+    guard(this, this.#w, plan.backend);
+  }
+
+  /**
+   * Opens `path` in `mode` (`"r"`, `"rw"`, `"rws"`, `"rwd"`, as `RandomAccessFile`), with the same
+   * options. Rejects with a `TypeError` (Java's message) for any other mode, before any I/O; with the
+   * Node-shaped error of `open` when the OS refuses.
+   */
+  static async open(
+    path: string | URL,
+    mode: FileMode,
+    options: RandomAccessFileOptions = {},
+  ): Promise<AsyncRandomAccessFile> {
+    const plan = planOpen(path, mode, options);
+    const fd = await plan.backend.openAsync(plan.path, plan.mode);
+    if (fd < 0) throw systemCallError(fd, "open", plan.path);
+    if (plan.mode === "r") await rejectDirectoryAsync(plan.backend, fd, plan.path);
+    return new AsyncRandomAccessFile(OPENING, plan, fd);
+  }
+
+  /** The path this file was opened with. */
+  get path(): string {
+    return this.#path;
+  }
+
+  /** The mode this file was opened with. */
+  get mode(): FileMode {
+    return this.#mode;
+  }
+
+  /** The OS file descriptor, or -1 once closed. */
+  get fd(): number {
+    return this.#w.closed ? -1 : this.#w.fd;
+  }
+
+  /** Whether the file has been closed (by a {@link close} that has run, not merely been called). */
+  get closed(): boolean {
+    return this.#w.closed;
+  }
+
+  /** The byte order of numeric primitives and bulk arrays. */
+  get byteOrder(): ByteOrder {
+    return this.#order;
+  }
+
+  /** The window size in bytes (0 = unbuffered). */
+  get bufferSize(): number {
+    return this.#w.capacity;
+  }
+
+  /** The name of the syscall-state backend doing the I/O. */
+  get backendName(): string {
+    return this.#backend.name;
+  }
+
+  // ---- the driver: the queue, and the one system call the window asks for, awaited ----
+
+  /** Runs `job` now if nothing else is running, else after everything called before it. */
+  #enqueue<T>(job: () => Promise<T>): Promise<T> {
+    if (!this.#busy) {
+      this.#busy = true;
+      return this.#start(job);
+    }
+    return new Promise<T>((resolve, reject) => {
+      this.#jobs.push(() => {
+        this.#start(job).then(resolve, reject);
+      });
+    });
+  }
+
+  /** Runs `job` (the instance is busy); when it settles, starts the next one before handing out the result. */
+  #start<T>(job: () => Promise<T>): Promise<T> {
+    let p: Promise<T>;
+    try {
+      p = job();
+    } catch (error) {
+      p = Promise.reject(error);
+    }
+    return p.then(
+      (value) => {
+        this.#next();
+        return value;
+      },
+      (error: unknown) => {
+        this.#next();
+        throw error;
+      },
+    );
+  }
+
+  #next(): void {
+    const job = this.#jobs.shift();
+    if (job === undefined) this.#busy = false;
+    else job();
+  }
+
+  async #io(): Promise<void> {
+    const w = this.#w;
+    const b = this.#backend;
+    w.complete(
+      await (w.ioWrite
+        ? b.pwriteAsync(w.fd, w.ioBuf, w.ioOff, w.ioLen, w.ioPos)
+        : b.preadAsync(w.fd, w.ioBuf, w.ioOff, w.ioLen, w.ioPos)),
+    );
+  }
+
+  /** Runs a shared operation to completion, awaiting each system call it yields for (`started`: it already yielded once). */
+  async #drive<T>(op: Op<T>, started: boolean): Promise<T> {
+    let r: IteratorResult<void, T> = started ? { done: false, value: undefined } : op.next();
+    while (r.done !== true) {
+      try {
+        await this.#io();
+      } catch (error) {
+        r = op.throw(error);
+        continue;
+      }
+      r = op.next();
+    }
+    return r.value;
+  }
+
+  /**
+   * Runs the operation `make` builds, in call order. When nothing is queued it runs at once, and if
+   * the window serves it completely the promise is already settled: no system call, no queueing.
+   */
+  #submit<T>(make: () => Op<T>): Promise<T> {
+    if (this.#busy) return this.#enqueue(() => this.#drive(make(), false));
+    let op: Op<T>;
+    let r: IteratorResult<void, T>;
+    try {
+      op = make();
+      r = op.next();
+    } catch (error) {
+      return Promise.reject(error);
+    }
+    if (r.done === true) return Promise.resolve(r.value);
+    this.#busy = true;
+    return this.#start(() => this.#drive(op, true));
+  }
+
+  /** Hot path of a primitive read: decoded straight from the window when idle and the bytes are there. */
+  #get<R>(p: Primitive<R, unknown>): Promise<R> {
+    if (!this.#busy) {
+      const w = this.#w;
+      const i = w.takeRead(p.width);
+      if (i >= 0) {
+        try {
+          return Promise.resolve(p.get(this.#codec, w.buf, i));
+        } catch (error) {
+          return Promise.reject(error);
+        }
+      }
+    }
+    return this.#submit(() => readPrimitive(this.#w, this.#codec, p));
+  }
+
+  /** Hot path of a primitive write: encoded straight into the window when idle and there is room. */
+  #put<W>(p: Primitive<unknown, W>, v: W): Promise<void> {
+    if (!this.#busy) {
+      const w = this.#w;
+      const i = w.writeIndex(p.width);
+      if (i >= 0) {
+        try {
+          p.set(this.#codec, w.buf, i, v);
+        } catch (error) {
+          return Promise.reject(error);
+        }
+        if (!w.commit(i, p.width)) return DONE;
+        return this.#submit(() => flushAll(w));
+      }
+    }
+    return this.#submit(() => writePrimitive(this.#w, this.#codec, p, v));
+  }
+
+  /** Hot path of a positional primitive read: straight from the window when idle and the bytes are there. */
+  #getAt<R>(position: number | bigint, p: Primitive<R, unknown>): Promise<R> {
+    if (
+      !this.#busy &&
+      typeof position === "number" &&
+      Number.isSafeInteger(position) &&
+      position >= 0
+    ) {
+      const w = this.#w;
+      const saved = w.pointer;
+      w.pointer = position;
+      const i = w.takeRead(p.width);
+      w.pointer = saved;
+      if (i >= 0) {
+        try {
+          return Promise.resolve(p.get(this.#codec, w.buf, i));
+        } catch (error) {
+          return Promise.reject(error);
+        }
+      }
+    }
+    return this.#at(position, () => readPrimitive(this.#w, this.#codec, p));
+  }
+
+  /** Hot path of a positional primitive write: straight into the window when idle and there is room. */
+  #putAt<W>(position: number | bigint, p: Primitive<unknown, W>, v: W): Promise<void> {
+    if (
+      !this.#busy &&
+      typeof position === "number" &&
+      Number.isSafeInteger(position) &&
+      position >= 0
+    ) {
+      const w = this.#w;
+      const saved = w.pointer;
+      w.pointer = position;
+      const i = w.writeIndex(p.width);
+      if (i >= 0) {
+        let flush: boolean;
+        try {
+          p.set(this.#codec, w.buf, i, v);
+          flush = w.commit(i, p.width);
+        } catch (error) {
+          return Promise.reject(error);
+        } finally {
+          w.pointer = saved;
+        }
+        return flush ? this.#submit(() => flushAll(w)) : DONE;
+      }
+      w.pointer = saved;
+    }
+    return this.#at(position, () => writePrimitive(this.#w, this.#codec, p, v));
+  }
+
+  /** Runs the operation at `position` (positional I/O): the file pointer does not move. */
+  #at<T>(position: number | bigint, make: () => Op<T>): Promise<T> {
+    return this.#submit(() => at(this.#w, toPosition(position, "position"), make()));
+  }
+
+  // ---- DataInput ----
+
+  /**
+   * `read()`: the next byte (0–255), or -1 at end of file.
+   * `read(buf, off?, len?)`: reads up to `len` bytes into `buf[off…]`: how many, or -1 at end of file
+   * (never 0 unless `len` is 0); at most one system call.
+   */
+  read(): Promise<number>;
+  read(buf: Uint8Array, off?: number, len?: number): Promise<number>;
+  read(buf?: Uint8Array, off = 0, len?: number): Promise<number> {
+    if (buf === undefined) {
+      if (!this.#busy) {
+        const w = this.#w;
+        const i = w.takeRead(1);
+        if (i >= 0) return Promise.resolve(w.buf[i]!);
+      }
+      return this.#submit(() => readByte(this.#w));
+    }
+    return this.#submit(() => {
+      const n = len ?? buf.length - off;
+      checkFromIndexSize(off, n, buf.length);
+      return readSome(this.#w, buf, off, n);
+    });
+  }
+
+  /** Reads exactly `len` bytes into `buf[off…]`; rejects with {@link EOFError} if the file ends first. */
+  readFully(buf: Uint8Array, off = 0, len: number = buf.length - off): Promise<void> {
+    return this.#submit(() => {
+      checkFromIndexSize(off, len, buf.length);
+      return readFully(this.#w, buf, off, len);
+    });
+  }
+
+  /** Java's `skipBytes`: moves the pointer forward by up to `n` bytes, never past end of file. */
+  skipBytes(n: number): Promise<number> {
+    return this.#enqueue(async () => {
+      const w = this.#w;
+      w.begin();
+      if (n <= 0) return 0;
+      const pos = w.pointer;
+      const target = Math.min(pos + n, await this.#length());
+      w.pointer = target;
+      return target - pos;
+    });
+  }
+
+  /** Reads a byte: true when it is not 0. */
+  readBoolean(): Promise<boolean> {
+    return this.#get(BOOLEAN);
+  }
+
+  /** Reads a signed byte (-128–127). */
+  readByte(): Promise<number> {
+    return this.#get(BYTE);
+  }
+
+  /** Reads an unsigned byte (0–255). */
+  readUnsignedByte(): Promise<number> {
+    return this.#get(UNSIGNED_BYTE);
+  }
+
+  /** Reads a signed 16-bit integer. */
+  readShort(): Promise<number> {
+    return this.#get(SHORT);
+  }
+
+  /** Reads an unsigned 16-bit integer. */
+  readUnsignedShort(): Promise<number> {
+    return this.#get(UNSIGNED_SHORT);
+  }
+
+  /** Reads a `char`: one UTF-16 code unit, as a one-character string. */
+  readChar(): Promise<string> {
+    return this.#get(CHAR);
+  }
+
+  /** Reads a signed 32-bit integer. */
+  readInt(): Promise<number> {
+    return this.#get(INT);
+  }
+
+  /** Reads a signed 64-bit integer as a `bigint`. */
+  readLong(): Promise<bigint> {
+    return this.#get(LONG);
+  }
+
+  /** Reads a signed 64-bit integer as a `number`; rejects with a `RangeError` when it is not safe (its 8 bytes are consumed). */
+  readLongAsNumber(): Promise<number> {
+    return this.#get(LONG_AS_NUMBER);
+  }
+
+  /** Reads a 32-bit IEEE 754 float. */
+  readFloat(): Promise<number> {
+    return this.#get(FLOAT);
+  }
+
+  /** Reads a 64-bit IEEE 754 double. */
+  readDouble(): Promise<number> {
+    return this.#get(DOUBLE);
+  }
+
+  /** Writes 1 for true, 0 for false. */
+  writeBoolean(v: boolean): Promise<void> {
+    return this.#put(BOOLEAN as Primitive<unknown, boolean>, v);
+  }
+
+  /** Writes the low 8 bits of `v`. */
+  writeByte(v: number): Promise<void> {
+    return this.#put(BYTE as Primitive<unknown, number>, v);
+  }
+
+  /** Writes the low 16 bits of `v`. */
+  writeShort(v: number): Promise<void> {
+    return this.#put(SHORT as Primitive<unknown, number>, v);
+  }
+
+  /** Writes a `char`: the first code unit of a string, or the low 16 bits of a number. */
+  writeChar(v: string | number): Promise<void> {
+    return this.#put(CHAR as Primitive<unknown, string | number>, v);
+  }
+
+  /** Writes the low 32 bits of `v`. */
+  writeInt(v: number): Promise<void> {
+    return this.#put(INT as Primitive<unknown, number>, v);
+  }
+
+  /** Writes a 64-bit integer: a `bigint` modulo 2^64, or a safe-integer `number`. */
+  writeLong(v: bigint | number): Promise<void> {
+    return this.#put(LONG as Primitive<unknown, bigint | number>, v);
+  }
+
+  /** Writes a 32-bit float; NaN as Java's canonical NaN. */
+  writeFloat(v: number): Promise<void> {
+    return this.#put(FLOAT as Primitive<unknown, number>, v);
+  }
+
+  /** Writes a 64-bit double; NaN as Java's canonical NaN. */
+  writeDouble(v: number): Promise<void> {
+    return this.#put(DOUBLE as Primitive<unknown, number>, v);
+  }
+
+  /** Java's `readLine`: bytes up to `\n`, `\r` or `\r\n`, each one Latin-1 character; `null` only at end of file. */
+  readLine(): Promise<string | null> {
+    return this.#submit(() => readLine(this.#w, this.#latin1));
+  }
+
+  /** Reads a string in Java's `writeUTF` format; rejects with `UTFDataFormatError` when malformed. */
+  readUTF(): Promise<string> {
+    return this.#submit(() => readUTF(this.#w));
+  }
+
+  // ---- DataOutput ----
+
+  /** `write(byte)`: the low 8 bits of a number. `write(buf, off?, len?)`: `len` bytes of `buf[off…]`. */
+  write(b: number | Uint8Array, off = 0, len?: number): Promise<void> {
+    if (typeof b === "number") return this.writeByte(b);
+    return this.#submit(() => {
+      const n = len ?? b.length - off;
+      checkFromIndexSize(off, n, b.length);
+      return writeBytes(this.#w, b, off, n);
+    });
+  }
+
+  /** Java's `writeBytes`: the low 8 bits of each UTF-16 code unit of `s`, in one write. */
+  writeBytes(s: string): Promise<void> {
+    return this.#submit(() => {
+      const bytes = latin1Bytes(s);
+      return writeBytes(this.#w, bytes, 0, bytes.length);
+    });
+  }
+
+  /** Java's `writeChars`: each UTF-16 code unit of `s` as 2 bytes (in this file's byte order), in one write. */
+  writeChars(s: string): Promise<void> {
+    return this.#submit(() => {
+      const bytes = charBytes(this.#codec, s);
+      return writeBytes(this.#w, bytes, 0, bytes.length);
+    });
+  }
+
+  /** Java's `writeUTF`; rejects with `UTFDataFormatError`, writing nothing, beyond 65535 encoded bytes. */
+  writeUTF(s: string): Promise<void> {
+    return this.#submit(() => writeUTF(this.#w, s));
+  }
+
+  // ---- bulk ----
+
+  /** Fills `dst[off … off+count)` with 16-bit integers; rejects with {@link EOFError} if the file ends first. */
+  readShorts(
+    dst: Int16Array | Uint16Array,
+    off = 0,
+    count: number = dst.length - off,
+  ): Promise<void> {
+    return this.#submit(() => {
+      checkFromIndexSize(off, count, dst.length);
+      return readArray(this.#w, this.#order, dst, off, count, 2);
+    });
+  }
+
+  /** Writes `src[off … off+count)` as 16-bit integers. */
+  writeShorts(
+    src: Int16Array | Uint16Array,
+    off = 0,
+    count: number = src.length - off,
+  ): Promise<void> {
+    return this.#submit(() => {
+      checkFromIndexSize(off, count, src.length);
+      return writeArray(this.#w, this.#order, src, off, count, 2);
+    });
+  }
+
+  /** Fills `dst[off … off+count)` with 32-bit integers; rejects with {@link EOFError} if the file ends first. */
+  readInts(
+    dst: Int32Array | Uint32Array,
+    off = 0,
+    count: number = dst.length - off,
+  ): Promise<void> {
+    return this.#submit(() => {
+      checkFromIndexSize(off, count, dst.length);
+      return readArray(this.#w, this.#order, dst, off, count, 4);
+    });
+  }
+
+  /** Writes `src[off … off+count)` as 32-bit integers. */
+  writeInts(
+    src: Int32Array | Uint32Array,
+    off = 0,
+    count: number = src.length - off,
+  ): Promise<void> {
+    return this.#submit(() => {
+      checkFromIndexSize(off, count, src.length);
+      return writeArray(this.#w, this.#order, src, off, count, 4);
+    });
+  }
+
+  /** Fills `dst[off … off+count)` with 64-bit integers; rejects with {@link EOFError} if the file ends first. */
+  readLongs(
+    dst: BigInt64Array | BigUint64Array,
+    off = 0,
+    count: number = dst.length - off,
+  ): Promise<void> {
+    return this.#submit(() => {
+      checkFromIndexSize(off, count, dst.length);
+      return readArray(this.#w, this.#order, dst, off, count, 8);
+    });
+  }
+
+  /** Writes `src[off … off+count)` as 64-bit integers. */
+  writeLongs(
+    src: BigInt64Array | BigUint64Array,
+    off = 0,
+    count: number = src.length - off,
+  ): Promise<void> {
+    return this.#submit(() => {
+      checkFromIndexSize(off, count, src.length);
+      return writeArray(this.#w, this.#order, src, off, count, 8);
+    });
+  }
+
+  /** Fills `dst[off … off+count)` with floats; rejects with {@link EOFError} if the file ends first. */
+  readFloats(dst: Float32Array, off = 0, count: number = dst.length - off): Promise<void> {
+    return this.#submit(() => {
+      checkFromIndexSize(off, count, dst.length);
+      return readArray(this.#w, this.#order, dst, off, count, 4);
+    });
+  }
+
+  /** Writes `src[off … off+count)` as floats. */
+  writeFloats(src: Float32Array, off = 0, count: number = src.length - off): Promise<void> {
+    return this.#submit(() => {
+      checkFromIndexSize(off, count, src.length);
+      return writeArray(this.#w, this.#order, src, off, count, 4);
+    });
+  }
+
+  /** Fills `dst[off … off+count)` with doubles; rejects with {@link EOFError} if the file ends first. */
+  readDoubles(dst: Float64Array, off = 0, count: number = dst.length - off): Promise<void> {
+    return this.#submit(() => {
+      checkFromIndexSize(off, count, dst.length);
+      return readArray(this.#w, this.#order, dst, off, count, 8);
+    });
+  }
+
+  /** Writes `src[off … off+count)` as doubles. */
+  writeDoubles(src: Float64Array, off = 0, count: number = src.length - off): Promise<void> {
+    return this.#submit(() => {
+      checkFromIndexSize(off, count, src.length);
+      return writeArray(this.#w, this.#order, src, off, count, 8);
+    });
+  }
+
+  // ---- positional I/O: at an explicit position, the file pointer does not move ----
+
+  /** Reads up to `len` bytes at `position` into `buf[off…]`: the bytes read, or -1 at end of file. Sees unflushed writes. */
+  readAt(
+    position: number | bigint,
+    buf: Uint8Array,
+    off = 0,
+    len: number = buf.length - off,
+  ): Promise<number> {
+    return this.#at(position, () => {
+      checkFromIndexSize(off, len, buf.length);
+      return readSome(this.#w, buf, off, len);
+    });
+  }
+
+  /** Reads exactly `len` bytes at `position` into `buf[off…]`; rejects with {@link EOFError} if the file ends first. */
+  readFullyAt(
+    position: number | bigint,
+    buf: Uint8Array,
+    off = 0,
+    len: number = buf.length - off,
+  ): Promise<void> {
+    return this.#at(position, () => {
+      checkFromIndexSize(off, len, buf.length);
+      return readFully(this.#w, buf, off, len);
+    });
+  }
+
+  /** Writes `len` bytes of `buf[off…]` at `position` (buffered like any write). */
+  writeAt(
+    position: number | bigint,
+    buf: Uint8Array,
+    off = 0,
+    len: number = buf.length - off,
+  ): Promise<void> {
+    return this.#at(position, () => {
+      checkFromIndexSize(off, len, buf.length);
+      return writeBytes(this.#w, buf, off, len);
+    });
+  }
+
+  /** `readBoolean` at `position`; the pointer does not move. */
+  readBooleanAt(position: number | bigint): Promise<boolean> {
+    return this.#getAt(position, BOOLEAN);
+  }
+
+  /** `readByte` at `position`; the pointer does not move. */
+  readByteAt(position: number | bigint): Promise<number> {
+    return this.#getAt(position, BYTE);
+  }
+
+  /** `readUnsignedByte` at `position`; the pointer does not move. */
+  readUnsignedByteAt(position: number | bigint): Promise<number> {
+    return this.#getAt(position, UNSIGNED_BYTE);
+  }
+
+  /** `readShort` at `position`; the pointer does not move. */
+  readShortAt(position: number | bigint): Promise<number> {
+    return this.#getAt(position, SHORT);
+  }
+
+  /** `readUnsignedShort` at `position`; the pointer does not move. */
+  readUnsignedShortAt(position: number | bigint): Promise<number> {
+    return this.#getAt(position, UNSIGNED_SHORT);
+  }
+
+  /** `readChar` at `position`; the pointer does not move. */
+  readCharAt(position: number | bigint): Promise<string> {
+    return this.#getAt(position, CHAR);
+  }
+
+  /** `readInt` at `position`; the pointer does not move. */
+  readIntAt(position: number | bigint): Promise<number> {
+    return this.#getAt(position, INT);
+  }
+
+  /** `readLong` at `position`; the pointer does not move. */
+  readLongAt(position: number | bigint): Promise<bigint> {
+    return this.#getAt(position, LONG);
+  }
+
+  /** `readLongAsNumber` at `position`; the pointer does not move. */
+  readLongAsNumberAt(position: number | bigint): Promise<number> {
+    return this.#getAt(position, LONG_AS_NUMBER);
+  }
+
+  /** `readFloat` at `position`; the pointer does not move. */
+  readFloatAt(position: number | bigint): Promise<number> {
+    return this.#getAt(position, FLOAT);
+  }
+
+  /** `readDouble` at `position`; the pointer does not move. */
+  readDoubleAt(position: number | bigint): Promise<number> {
+    return this.#getAt(position, DOUBLE);
+  }
+
+  /** `readUTF` at `position`; the pointer does not move. */
+  readUTFAt(position: number | bigint): Promise<string> {
+    return this.#at(position, () => readUTF(this.#w));
+  }
+
+  /** `writeBoolean` at `position`; the pointer does not move. */
+  writeBooleanAt(position: number | bigint, v: boolean): Promise<void> {
+    return this.#putAt(position, BOOLEAN as Primitive<unknown, boolean>, v);
+  }
+
+  /** `writeByte` at `position`; the pointer does not move. */
+  writeByteAt(position: number | bigint, v: number): Promise<void> {
+    return this.#putAt(position, BYTE as Primitive<unknown, number>, v);
+  }
+
+  /** `writeShort` at `position`; the pointer does not move. */
+  writeShortAt(position: number | bigint, v: number): Promise<void> {
+    return this.#putAt(position, SHORT as Primitive<unknown, number>, v);
+  }
+
+  /** `writeChar` at `position`; the pointer does not move. */
+  writeCharAt(position: number | bigint, v: string | number): Promise<void> {
+    return this.#putAt(position, CHAR as Primitive<unknown, string | number>, v);
+  }
+
+  /** `writeInt` at `position`; the pointer does not move. */
+  writeIntAt(position: number | bigint, v: number): Promise<void> {
+    return this.#putAt(position, INT as Primitive<unknown, number>, v);
+  }
+
+  /** `writeLong` at `position`; the pointer does not move. */
+  writeLongAt(position: number | bigint, v: bigint | number): Promise<void> {
+    return this.#putAt(position, LONG as Primitive<unknown, bigint | number>, v);
+  }
+
+  /** `writeFloat` at `position`; the pointer does not move. */
+  writeFloatAt(position: number | bigint, v: number): Promise<void> {
+    return this.#putAt(position, FLOAT as Primitive<unknown, number>, v);
+  }
+
+  /** `writeDouble` at `position`; the pointer does not move. */
+  writeDoubleAt(position: number | bigint, v: number): Promise<void> {
+    return this.#putAt(position, DOUBLE as Primitive<unknown, number>, v);
+  }
+
+  /** `writeUTF` at `position` (nothing written when too long); the pointer does not move. */
+  writeUTFAt(position: number | bigint, s: string): Promise<void> {
+    return this.#at(position, () => writeUTF(this.#w, s));
+  }
+
+  // ---- position and length ----
+
+  /** The file pointer, once every operation called before has taken effect. */
+  getFilePointer(): Promise<number> {
+    if (!this.#busy) {
+      const w = this.#w;
+      if (w.closed) return Promise.reject(new ClosedError());
+      return Promise.resolve(w.pointer);
+    }
+    return this.#enqueue(async () => {
+      this.#w.begin();
+      return this.#w.pointer;
+    });
+  }
+
+  /** Moves the file pointer (a `number` or `bigint`); a negative one rejects (`RangeError`) and changes nothing. */
+  seek(pos: number | bigint): Promise<void> {
+    if (!this.#busy) {
+      try {
+        this.#w.begin();
+        this.#w.pointer = toPosition(pos, "seek offset");
+      } catch (error) {
+        return Promise.reject(error);
+      }
+      return DONE;
+    }
+    return this.#enqueue(async () => {
+      this.#w.begin();
+      this.#w.pointer = toPosition(pos, "seek offset");
+    });
+  }
+
+  async #length(): Promise<number> {
+    const r = await this.#backend.sizeAsync(this.#w.fd);
+    if (r < 0) throw systemCallError(r, "fstat", this.#path);
+    return this.#w.logicalLength(r);
+  }
+
+  /** The file's length in bytes, counting this instance's unflushed writes. */
+  length(): Promise<number> {
+    return this.#enqueue(async () => {
+      this.#w.begin();
+      return this.#length();
+    });
+  }
+
+  /** Flushes, then truncates or extends the file; a pointer beyond `newLength` moves to it. */
+  setLength(newLength: number | bigint): Promise<void> {
+    return this.#enqueue(async () => {
+      const w = this.#w;
+      w.begin();
+      if (newLength < 0) throw systemCallError(-EINVAL, "ftruncate", this.#path);
+      const n = toPosition(newLength, "length");
+      await this.#drive(flushAll(w), false);
+      const r = await this.#backend.truncateAsync(w.fd, n);
+      if (r < 0) throw systemCallError(r, "ftruncate", this.#path);
+      w.truncated(n);
+    });
+  }
+
+  /** Writes this instance's unflushed data to the OS (no `fsync`; see {@link sync}). */
+  flush(): Promise<void> {
+    return this.#enqueue(async () => {
+      this.#w.begin();
+      await this.#drive(flushAll(this.#w), false);
+    });
+  }
+
+  /** Flushes, then `fsync`s. */
+  sync(): Promise<void> {
+    return this.#enqueue(async () => {
+      this.#w.begin();
+      await this.#drive(flushAll(this.#w), false);
+      const r = await this.#backend.syncAsync(this.#w.fd);
+      if (r < 0) throw systemCallError(r, "fsync", this.#path);
+    });
+  }
+
+  /** Flushes, then `fdatasync`s. */
+  datasync(): Promise<void> {
+    return this.#enqueue(async () => {
+      this.#w.begin();
+      await this.#drive(flushAll(this.#w), false);
+      const r = await this.#backend.datasyncAsync(this.#w.fd);
+      if (r < 0) throw systemCallError(r, "fdatasync", this.#path);
+    });
+  }
+
+  // ---- locks ----
+
+  /**
+   * Takes an advisory lock on a range (Java's `FileChannel.lock`), waiting while another holder
+   * conflicts, without blocking the event loop (the wait holds one libuv pool thread). Operations
+   * called after it run once it is granted. Exclusive by default; a file opened `"r"` may only take
+   * shared locks (`LockModeError`). Overlapping a lock this instance holds: `OverlappingFileLockError`.
+   * The `node` backend has no locks: `LockUnsupportedError`. {@link close} releases them all.
+   */
+  lock(options: LockOptions = {}): Promise<AsyncFileLock> {
+    return this.#enqueue(() => this.#lock(options, true)) as Promise<AsyncFileLock>;
+  }
+
+  /** {@link lock} without waiting: `null` when another holder has a conflicting lock. */
+  tryLock(options: LockOptions = {}): Promise<AsyncFileLock | null> {
+    return this.#enqueue(() => this.#lock(options, false));
+  }
+
+  async #lock(options: LockOptions, wait: boolean): Promise<AsyncFileLock | null> {
+    const w = this.#w;
+    w.begin();
+    const range = planLock(options, this.#mode, this.#backend);
+    this.#locks.check(range);
+    await this.#drive(flushAll(w), false);
+    const b = this.#backend;
+    if (!lockGranted(await b.lockAsync(w.fd, lockRequest(range, wait)), b, this.#path)) return null;
+    w.discard();
+    return this.#locks.add(new AsyncFileLock(range, this.#locks, (l) => this.#unlock(l)));
+  }
+
+  #unlock(lock: AsyncFileLock): Promise<void> {
+    return this.#enqueue(async () => {
+      const w = this.#w;
+      if (w.closed || !lock.isValid()) return;
+      await this.#drive(flushAll(w), false);
+      // F_UNLCK never waits: a synchronous call.
+      const { position, length } = lockRequest(lock, false);
+      const r = this.#backend.unlock(w.fd, position, length);
+      if (r < 0) throw systemCallError(r, "fcntl", this.#path);
+      lock.released();
+    });
+  }
+
+  // ---- streams ----
+
+  /**
+   * A `Readable` over the bytes `[start, end]` (`end` inclusive, as `fs.createReadStream`; default: to
+   * end of file), read with positional reads: the file pointer does not move, and the file stays open
+   * when the stream ends. Respects backpressure.
+   */
+  createReadStream(options: ReadStreamOptions = {}): Readable {
+    return createRangeReadStream(this, options);
+  }
+
+  /**
+   * A `Writable` writing at `start` onwards (default 0) with positional writes, flushed when the stream
+   * finishes; the file pointer does not move, and the file stays open. Respects backpressure.
+   */
+  createWriteStream(options: WriteStreamOptions = {}): Writable {
+    return createRangeWriteStream(this, options);
+  }
+
+  // ---- closing ----
+
+  /**
+   * Flushes and closes, after every operation called before it. Idempotent. The descriptor is closed
+   * even when the flush fails; that error is then the rejection (the unflushed data is lost).
+   */
+  close(): Promise<void> {
+    return this.#enqueue(async () => {
+      const w = this.#w;
+      if (w.closed) return;
+      let failure: unknown;
+      try {
+        await this.#drive(flushAll(w), false);
+      } catch (error) {
+        failure = error;
+      }
+      w.markClosed();
+      this.#locks.closed();
+      unguard(w);
+      const r = await this.#backend.closeAsync(w.fd);
+      if (failure !== undefined) throw failure;
+      if (r < 0) throw systemCallError(r, "close", this.#path);
+    });
+  }
+
+  /** `await using f = await AsyncRandomAccessFile.open(…)` closes it at the end of the block. */
+  [Symbol.asyncDispose](): Promise<void> {
+    return this.close();
+  }
+}

@@ -1,0 +1,204 @@
+import { constants } from "node:os";
+import {
+  type FileMode,
+  type LockRequest,
+  type SyncBackend,
+  systemCallError,
+} from "@rafkit/syscall-state";
+import {
+  LockModeError,
+  LockUnsupportedError,
+  OffsetRangeError,
+  OverlappingFileLockError,
+} from "./errors";
+import { toPosition } from "./position";
+
+const EAGAIN = constants.errno.EAGAIN;
+const ENOTSUP = constants.errno.ENOTSUP;
+const EOPNOTSUPP = constants.errno.EOPNOTSUPP;
+
+/** Options of `lock`/`tryLock`: Java's `lock(position, size, shared)`. */
+export interface LockOptions {
+  /** A shared (read) lock when true; exclusive (write) by default. */
+  shared?: boolean;
+  /** First byte of the range. Default 0. */
+  position?: number | bigint;
+  /** Bytes in the range. Default: from `position` to the end of the file, however far it grows. */
+  size?: number | bigint;
+}
+
+/** A validated lock range. `size` is `Infinity` for "to the end of the file, however it grows". */
+export interface LockRange {
+  readonly shared: boolean;
+  readonly position: number;
+  readonly size: number;
+}
+
+/**
+ * Validates a lock request before any system call: the backend must have locks, an exclusive lock
+ * needs a writable file, and the range must be non-negative safe integers (a positive size).
+ */
+export function planLock(options: LockOptions, mode: FileMode, backend: SyncBackend): LockRange {
+  const shared = options.shared === true;
+  if (!shared && mode === "r") throw new LockModeError();
+  if (backend.features?.locks === false) throw new LockUnsupportedError(backend.name);
+  const position = toPosition(options.position ?? 0, "lock position");
+  let size = Number.POSITIVE_INFINITY;
+  if (options.size !== undefined) {
+    size = toPosition(options.size, "lock size");
+    if (size === 0)
+      throw new OffsetRangeError(
+        "lock size must be positive (omit it to lock to the end of the file)",
+      );
+  }
+  return { shared, position, size };
+}
+
+/** The backend's request for `range` (`length` 0: to the end of the file, however it grows). */
+export function lockRequest(range: LockRange, wait: boolean): LockRequest {
+  return {
+    shared: range.shared,
+    wait,
+    position: range.position,
+    length: range.size === Number.POSITIVE_INFINITY ? 0 : range.size,
+  };
+}
+
+/**
+ * The result of `backend.lock`: true when granted, false when a non-waiting request met a conflicting
+ * holder (`-EAGAIN`); throws for every other failure.
+ */
+export function lockGranted(r: number, backend: SyncBackend, path: string): boolean {
+  if (r >= 0) return true;
+  if (r === -EAGAIN) return false;
+  if (r === -ENOTSUP || r === -EOPNOTSUPP) throw new LockUnsupportedError(backend.name);
+  throw systemCallError(r, "fcntl", path);
+}
+
+function overlaps(a: LockRange, b: LockRange): boolean {
+  return a.position < b.position + b.size && b.position < a.position + a.size;
+}
+
+/** What a lock object shares between the sync and async classes. */
+abstract class LockBase implements LockRange {
+  /** Whether the lock is shared (true) or exclusive (false). */
+  readonly shared: boolean;
+  /** First byte of the locked range. */
+  readonly position: number;
+  /** Bytes in the range; `Infinity` when it runs to the end of the file, however far that grows. */
+  readonly size: number;
+  #valid = true;
+  readonly #owner: HeldLocks;
+
+  constructor(range: LockRange, owner: HeldLocks) {
+    this.shared = range.shared;
+    this.position = range.position;
+    this.size = range.size;
+    this.#owner = owner;
+  }
+
+  /** Whether the lock is still held: false after `release()` or after its file was closed. */
+  isValid(): boolean {
+    return this.#valid;
+  }
+
+  /** @internal Released: no longer valid, no longer counted against overlaps. */
+  released(): void {
+    this.#valid = false;
+    this.#owner.forget(this);
+  }
+
+  /** @internal The file closed: the OS dropped the lock. */
+  invalidate(): void {
+    this.#valid = false;
+  }
+}
+
+/** A lock held through a `RandomAccessFile` (Java's `FileLock`). `using` releases it at the end of the block. */
+export class FileLock extends LockBase {
+  readonly #unlock: (lock: FileLock) => void;
+
+  /** @internal Made by `RandomAccessFile.lock`/`tryLock`. */
+  constructor(range: LockRange, owner: HeldLocks, unlock: (lock: FileLock) => void) {
+    super(range, owner);
+    this.#unlock = unlock;
+  }
+
+  /**
+   * Flushes the file's buffered writes (so the next holder sees them), then releases the lock.
+   * Idempotent; does nothing once its file is closed (closing released it). If the flush fails, it
+   * throws and the lock stays held.
+   */
+  release(): void {
+    if (this.isValid()) this.#unlock(this);
+  }
+
+  /** `using lock = f.lock()` releases it at the end of the block. */
+  [Symbol.dispose](): void {
+    this.release();
+  }
+}
+
+/** A lock held through an `AsyncRandomAccessFile`. `await using` releases it at the end of the block. */
+export class AsyncFileLock extends LockBase {
+  readonly #unlock: (lock: AsyncFileLock) => Promise<void>;
+
+  /** @internal Made by `AsyncRandomAccessFile.lock`/`tryLock`. */
+  constructor(range: LockRange, owner: HeldLocks, unlock: (lock: AsyncFileLock) => Promise<void>) {
+    super(range, owner);
+    this.#unlock = unlock;
+  }
+
+  /**
+   * Flushes the file's buffered writes (so the next holder sees them), then releases the lock; in call
+   * order with the file's other operations. Idempotent; does nothing once its file is closed. If the
+   * flush fails, it rejects and the lock stays held.
+   */
+  release(): Promise<void> {
+    return this.isValid() ? this.#unlock(this) : Promise.resolve();
+  }
+
+  /** `await using lock = await f.lock()` releases it at the end of the block. */
+  [Symbol.asyncDispose](): Promise<void> {
+    return this.release();
+  }
+
+  /**
+   * `using lock = await f.lock()`: starts the release (queued in call order) without waiting for it.
+   * Nobody can await its outcome, so a failure becomes a process warning (`RAFKIT_LOCK_RELEASE`).
+   */
+  [Symbol.dispose](): void {
+    this.release().catch((error: unknown) =>
+      process.emitWarning(`Releasing a file lock failed: ${(error as Error).message}`, {
+        code: "RAFKIT_LOCK_RELEASE",
+      }),
+    );
+  }
+}
+
+/** The locks one instance holds, to refuse overlaps (as Java does) and to invalidate them all on close. */
+export class HeldLocks {
+  readonly #held = new Set<LockBase>();
+
+  /** Throws {@link OverlappingFileLockError} when `range` overlaps a held lock. */
+  check(range: LockRange): void {
+    for (const l of this.#held) {
+      if (overlaps(l, range)) throw new OverlappingFileLockError(range.position, range.size);
+    }
+  }
+
+  add<L extends LockBase>(lock: L): L {
+    this.#held.add(lock);
+    return lock;
+  }
+
+  forget(lock: LockBase): void {
+    this.#held.delete(lock);
+  }
+
+  /** Closing the descriptor released them all. */
+  closed(): void {
+    for (const l of this.#held) l.invalidate();
+    this.#held.clear();
+  }
+}

@@ -1,0 +1,85 @@
+import { constants } from "node:os";
+import { fileURLToPath } from "node:url";
+import { type ByteOrder, type Codec, codecFor } from "@rafkit/bits";
+import {
+  type Backend,
+  type FileMode,
+  getBackend,
+  type SyncBackend,
+  systemCallError,
+} from "@rafkit/syscall-state";
+import { OffsetRangeError } from "./errors";
+import { parseMode } from "./modes";
+import { DEFAULT_BUFFER_SIZE, type RandomAccessFileOptions } from "./options";
+import { Window } from "./window";
+
+const EISDIR = constants.errno.EISDIR;
+
+/** Everything both classes decide from their arguments before any I/O. */
+export interface OpenPlan {
+  readonly path: string;
+  readonly mode: FileMode;
+  readonly bufferSize: number;
+  readonly order: ByteOrder;
+  readonly codec: Codec;
+  readonly backend: Backend;
+}
+
+/**
+ * Checks the arguments of an open, as Java's constructor does, before any I/O: the mode (Java's
+ * message), the path (`string` or `file:` URL), the buffer size, the byte order and the backend.
+ */
+export function planOpen(
+  path: string | URL,
+  mode: FileMode,
+  options: RandomAccessFileOptions,
+): OpenPlan {
+  const m = parseMode(mode);
+  const p = typeof path === "string" ? path : fileURLToPath(path);
+  const bufferSize = options.bufferSize ?? DEFAULT_BUFFER_SIZE;
+  if (!Number.isSafeInteger(bufferSize) || bufferSize < 0 || bufferSize > 2 ** 30) {
+    throw new OffsetRangeError(`bufferSize must be an integer in [0, 2^30], got ${bufferSize}`);
+  }
+  const order = options.byteOrder ?? "big";
+  const codec = codecFor(order);
+  const backend =
+    typeof options.backend === "object" ? options.backend : getBackend(options.backend ?? "auto");
+  return { path: p, mode: m, bufferSize, order, codec, backend };
+}
+
+/** The window over a freshly opened `fd`. */
+export function openWindow(plan: OpenPlan, fd: number): Window {
+  return new Window(fd, plan.path, plan.bufferSize, {
+    readOnly: plan.mode === "r",
+    writeThrough: plan.mode === "rws" || plan.mode === "rwd",
+  });
+}
+
+/**
+ * Java refuses to open a directory even read-only, which `open(2)` allows: one 1-byte `pread` tells.
+ * Closes `fd` and throws `EISDIR` (syscall `open`) when it is one.
+ */
+export function rejectDirectory(backend: SyncBackend, fd: number, path: string): void {
+  if (backend.pread(fd, new Uint8Array(1), 0, 1, 0) === -EISDIR) {
+    backend.close(fd);
+    throw systemCallError(-EISDIR, "open", path);
+  }
+}
+
+/** {@link rejectDirectory} off the main thread. */
+export async function rejectDirectoryAsync(
+  backend: Backend,
+  fd: number,
+  path: string,
+): Promise<void> {
+  if ((await backend.preadAsync(fd, new Uint8Array(1), 0, 1, 0)) === -EISDIR) {
+    await backend.closeAsync(fd);
+    throw systemCallError(-EISDIR, "open", path);
+  }
+}
+
+/** A latin-1 decoder over the window's bytes, for `readLine`. */
+export function latin1Of(w: Window): (buf: Uint8Array, from: number, to: number) => string {
+  const view = Buffer.from(w.buf.buffer, w.buf.byteOffset, w.buf.byteLength);
+  return (_buf, from, to) => view.toString("latin1", from, to);
+}

@@ -1,0 +1,259 @@
+import {
+  BigEndian,
+  type ByteOrder,
+  type Codec,
+  decodeArray,
+  encodeArray,
+  ModifiedUtf8,
+  type NumericArray,
+  UTFDataFormatError,
+} from "@rafkit/bits";
+import { EOFError } from "./errors";
+import type { Primitive } from "./primitives";
+import { EOF, IO, type Step, type Window } from "./window";
+
+/**
+ * An operation on a {@link Window}, written once for both drivers: a generator that yields each time
+ * the window asks for its pending system call. The driver (sync: `pread`/`pwrite`; async: their
+ * `*Async` twins, awaited) performs it, hands the result to `Window.complete`, and resumes the
+ * generator; an I/O error is thrown into the generator (so its `finally` blocks run). Most calls
+ * finish without yielding at all, served from the window.
+ */
+export type Op<T> = Generator<void, T, void>;
+
+/** Makes `n` bytes at the pointer readable and consumes them; their index in `buf`. {@link EOFError} when short (what there was is consumed). */
+export function* fill(w: Window, n: number): Op<number> {
+  w.begin();
+  let s: Step;
+  while ((s = w.planRead(n)) === IO) yield;
+  if (s === EOF) {
+    w.consume(w.avail);
+    throw new EOFError();
+  }
+  const at = w.at;
+  w.consume(n);
+  return at;
+}
+
+/** Room for `n` bytes at the pointer: their index in `buf` (then `commit`). */
+export function* room(w: Window, n: number): Op<number> {
+  w.beginWrite();
+  while (w.planRoom(n) === IO) yield;
+  return w.at;
+}
+
+/** Writes the dirty range to the file. */
+export function* flushAll(w: Window): Op<void> {
+  while (w.planFlush() === IO) yield;
+}
+
+/** Writes the window after a `commit` that asked for it (write-through modes). */
+export function* commit(w: Window, i: number, n: number): Op<void> {
+  if (w.commit(i, n)) yield* flushAll(w);
+}
+
+/** Reads one primitive at the pointer. */
+export function* readPrimitive<R>(w: Window, c: Codec, p: Primitive<R, unknown>): Op<R> {
+  let i = w.takeRead(p.width);
+  if (i < 0) i = yield* fill(w, p.width);
+  return p.get(c, w.buf, i);
+}
+
+/** Writes one primitive at the pointer. */
+export function* writePrimitive<W>(w: Window, c: Codec, p: Primitive<unknown, W>, v: W): Op<void> {
+  let i = w.writeIndex(p.width);
+  if (i < 0) i = yield* room(w, p.width);
+  p.set(c, w.buf, i, v);
+  yield* commit(w, i, p.width);
+}
+
+/** `read()`: the next byte, or -1 at end of file. */
+export function* readByte(w: Window): Op<number> {
+  const i = w.takeRead(1);
+  if (i >= 0) return w.buf[i]!;
+  w.begin();
+  let s: Step;
+  while ((s = w.planRead(1)) === IO) yield;
+  if (s === EOF) return -1;
+  const at = w.at;
+  w.consume(1);
+  return w.buf[at]!;
+}
+
+/** Copies `len` bytes at the pointer into `dst[off…]` (`some`: as soon as any arrived). The final step. */
+export function* readBytes(
+  w: Window,
+  dst: Uint8Array,
+  off: number,
+  len: number,
+  some: boolean,
+): Op<Step> {
+  w.begin();
+  let s: Step;
+  while ((s = w.planReadBytes(dst, off, len, some)) === IO) yield;
+  return s;
+}
+
+/** `read(buf, off, len)` (bounds already checked): bytes read, -1 at end of file, 0 only for `len` 0. */
+export function* readSome(w: Window, dst: Uint8Array, off: number, len: number): Op<number> {
+  w.begin();
+  if (len === 0) return 0;
+  const s = yield* readBytes(w, dst, off, len, true);
+  return s === EOF && w.done === 0 ? -1 : w.done;
+}
+
+/** `readFully(buf, off, len)` (bounds already checked). */
+export function* readFully(w: Window, dst: Uint8Array, off: number, len: number): Op<void> {
+  if ((yield* readBytes(w, dst, off, len, false)) === EOF) throw new EOFError();
+}
+
+/** Writes `len` bytes of `src[off…]` at the pointer (bounds already checked). */
+export function* writeBytes(w: Window, src: Uint8Array, off: number, len: number): Op<void> {
+  // Writing nothing succeeds even in mode "r", as in Java (no write(2) happens).
+  if (len === 0) {
+    w.begin();
+    return;
+  }
+  w.beginWrite();
+  while (w.planWriteBytes(src, off, len) === IO) yield;
+  if (w.writeThrough) yield* flushAll(w);
+}
+
+/** Java's `readLine`, decoding each byte with `latin1`. */
+export function* readLine(
+  w: Window,
+  latin1: (buf: Uint8Array, from: number, to: number) => string,
+): Op<string | null> {
+  w.begin();
+  let s: Step;
+  while ((s = w.planLine(latin1)) === IO) yield;
+  return w.lineResult(s);
+}
+
+/** Java's `readUTF`: a big-endian 2-byte length, then modified UTF-8. */
+export function* readUTF(w: Window): Op<string> {
+  let i = w.takeRead(2);
+  if (i < 0) i = yield* fill(w, 2);
+  const n = BigEndian.getUint16(w.buf, i);
+  const j = w.takeRead(n);
+  if (j >= 0) return ModifiedUtf8.decode(w.buf, j, n);
+  const bytes = new Uint8Array(n);
+  yield* readFully(w, bytes, 0, n);
+  return ModifiedUtf8.decode(bytes, 0, n);
+}
+
+/** The longest string `writeUTF` can write: its 2-byte length prefix caps the encoded bytes. */
+const MAX_UTF_LENGTH = 65535;
+
+/** `writeUTF`'s encoded length; {@link UTFDataFormatError} (Java's message) when it exceeds 65535 bytes. */
+export function utfLength(s: string): number {
+  const n = ModifiedUtf8.encodedLength(s);
+  if (n > MAX_UTF_LENGTH) {
+    const head = s.slice(0, 8);
+    const tail = s.slice(s.length - 8);
+    throw new UTFDataFormatError(`encoded string (${head}...${tail}) too long: ${n} bytes`);
+  }
+  return n;
+}
+
+/** Java's `writeUTF`, in one write; nothing is written when the string is too long. */
+export function* writeUTF(w: Window, s: string): Op<void> {
+  const n = utfLength(s);
+  const total = n + 2;
+  const i = w.writeIndex(total);
+  if (i >= 0) {
+    BigEndian.setUint16(w.buf, i, n);
+    ModifiedUtf8.encode(s, w.buf, i + 2);
+    yield* commit(w, i, total);
+    return;
+  }
+  const bytes = new Uint8Array(total);
+  BigEndian.setUint16(bytes, 0, n);
+  ModifiedUtf8.encode(s, bytes, 2);
+  yield* writeBytes(w, bytes, 0, total);
+}
+
+/** Java's `writeBytes`: the low 8 bits of each UTF-16 code unit. */
+export function latin1Bytes(s: string): Uint8Array {
+  const n = s.length;
+  const bytes = new Uint8Array(n);
+  for (let k = 0; k < n; k++) bytes[k] = s.charCodeAt(k);
+  return bytes;
+}
+
+/** Java's `writeChars`: each UTF-16 code unit as 2 bytes in the codec's byte order. */
+export function charBytes(c: Codec, s: string): Uint8Array {
+  const n = s.length;
+  const bytes = new Uint8Array(n * 2);
+  for (let k = 0; k < n; k++) c.setUint16(bytes, k * 2, s.charCodeAt(k));
+  return bytes;
+}
+
+/** Fills `dst[off … off+count)` with `width`-byte numbers (bounds already checked). */
+export function* readArray(
+  w: Window,
+  order: ByteOrder,
+  dst: NumericArray,
+  off: number,
+  count: number,
+  width: number,
+): Op<void> {
+  const bytes = count * width;
+  const i = w.takeRead(bytes);
+  if (i >= 0) {
+    decodeArray(w.buf, i, dst, off, count, order);
+    return;
+  }
+  w.begin();
+  if (bytes >= w.capacity) {
+    // Large: one read straight into `dst`'s own memory, then an in-place byte swap if needed.
+    const raw = new Uint8Array(dst.buffer, dst.byteOffset + off * width, bytes);
+    yield* readFully(w, raw, 0, bytes);
+    decodeArray(raw, 0, dst, off, count, order);
+    return;
+  }
+  for (let k = 0; k < count; ) {
+    let s: Step;
+    while ((s = w.planRead(width)) === IO) yield;
+    if (s === EOF) {
+      w.consume(w.avail);
+      throw new EOFError();
+    }
+    const m = Math.min(Math.floor(w.avail / width), count - k);
+    decodeArray(w.buf, w.at, dst, off + k, m, order);
+    w.consume(m * width);
+    k += m;
+  }
+}
+
+/** Writes `src[off … off+count)` as `width`-byte numbers (bounds already checked). */
+export function* writeArray(
+  w: Window,
+  order: ByteOrder,
+  src: NumericArray,
+  off: number,
+  count: number,
+  width: number,
+): Op<void> {
+  const bytes = count * width;
+  const i = w.writeIndex(bytes);
+  if (i >= 0) {
+    encodeArray(src, off, count, w.buf, i, order);
+    yield* commit(w, i, bytes);
+    return;
+  }
+  const tmp = new Uint8Array(bytes);
+  encodeArray(src, off, count, tmp, 0, order);
+  yield* writeBytes(w, tmp, 0, bytes);
+}
+
+/** Runs `op` with the pointer at `position`, restoring it afterwards whatever happens (positional I/O). */
+export function* at<T>(w: Window, position: number, op: Op<T>): Op<T> {
+  const saved = w.pointer;
+  w.pointer = position;
+  try {
+    return yield* op;
+  } finally {
+    w.pointer = saved;
+  }
+}

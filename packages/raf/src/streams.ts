@@ -1,0 +1,96 @@
+import { Readable, Writable } from "node:stream";
+import { OffsetRangeError } from "./errors";
+import { toPosition } from "./position";
+
+/** Options of `createReadStream`: a byte range, as `fs.createReadStream`'s. */
+export interface ReadStreamOptions {
+  /** First byte to read. Default 0. */
+  start?: number | bigint;
+  /** Last byte to read, **inclusive** (as `fs.createReadStream`). Default: to end of file. */
+  end?: number | bigint;
+  /** Bytes per read and the stream's buffer target. Default 64 KiB. */
+  highWaterMark?: number;
+}
+
+/** Options of `createWriteStream`. */
+export interface WriteStreamOptions {
+  /** Where the first byte goes. Default 0. */
+  start?: number | bigint;
+  /** The stream's buffer target in bytes (backpressure). Default 64 KiB. */
+  highWaterMark?: number;
+}
+
+/** What a stream needs of a file: positional reads and writes, and a flush (sync or async). */
+export interface PositionalFile {
+  readAt(position: number, buf: Uint8Array, off: number, len: number): number | Promise<number>;
+  writeAt(position: number, buf: Uint8Array, off: number, len: number): void | Promise<void>;
+  flush(): void | Promise<void>;
+}
+
+const DEFAULT_HIGH_WATER_MARK = 64 * 1024;
+
+/** A `Readable` over `[start, end]` of `file`, one positional read per `_read` (so it pulls only as fast as it is consumed). */
+export function createRangeReadStream(file: PositionalFile, options: ReadStreamOptions): Readable {
+  let pos = toPosition(options.start ?? 0, "start");
+  const last =
+    options.end === undefined ? Number.POSITIVE_INFINITY : toPosition(options.end, "end");
+  if (last < pos - 1) {
+    throw new OffsetRangeError(`"end" (${last}) must be at least "start" - 1 (${pos - 1})`);
+  }
+  const highWaterMark = options.highWaterMark ?? DEFAULT_HIGH_WATER_MARK;
+  return new Readable({
+    highWaterMark,
+    read(size) {
+      const n = Math.min(size, last + 1 - pos);
+      if (n <= 0) {
+        this.push(null);
+        return;
+      }
+      const buf = Buffer.allocUnsafe(n);
+      Promise.resolve()
+        .then(() => file.readAt(pos, buf, 0, n))
+        .then(
+          (r) => {
+            if (r < 0) {
+              this.push(null);
+              return;
+            }
+            pos += r;
+            this.push(r === n ? buf : buf.subarray(0, r));
+          },
+          (error: Error) => this.destroy(error),
+        );
+    },
+  });
+}
+
+/** A `Writable` writing at `start` onwards of `file` with positional writes; flushes `file` when it finishes. */
+export function createRangeWriteStream(
+  file: PositionalFile,
+  options: WriteStreamOptions,
+): Writable {
+  let pos = toPosition(options.start ?? 0, "start");
+  const highWaterMark = options.highWaterMark ?? DEFAULT_HIGH_WATER_MARK;
+  return new Writable({
+    highWaterMark,
+    write(chunk: Buffer, _encoding, callback) {
+      Promise.resolve()
+        .then(() => file.writeAt(pos, chunk, 0, chunk.length))
+        .then(
+          () => {
+            pos += chunk.length;
+            callback();
+          },
+          (error: Error) => callback(error),
+        );
+    },
+    final(callback) {
+      Promise.resolve()
+        .then(() => file.flush())
+        .then(
+          () => callback(),
+          (error: Error) => callback(error),
+        );
+    },
+  });
+}
