@@ -1,0 +1,359 @@
+import * as fs from "node:fs";
+import * as path from "node:path";
+import { Command, CommanderError, Option } from "commander";
+import pc from "picocolors";
+import { ENGINE_NAMES, type EngineName } from "./bench/engines";
+import { utf8 } from "./bytes";
+import { KvError } from "./errors";
+import type { SyncMode } from "./options";
+import { progressBar } from "./progress";
+import { open, type Store } from "./store";
+
+/** Exit codes of `rafkv`. */
+export const EXIT = {
+  ok: 0,
+  /** The key does not exist (`get`, `del`). */
+  notFound: 1,
+  /** Bad usage, a missing store directory, a bad argument. */
+  usage: 2,
+  /** The store is locked by another process. */
+  locked: 3,
+  /** Corruption found (`verify`), or a corrupt record or read-only store in the way. */
+  corrupt: 4,
+  /** Any other error (an OS error, say). */
+  failure: 5,
+} as const;
+
+/** Where the CLI writes; injectable for tests. */
+export interface CliIo {
+  readonly stdout: NodeJS.WritableStream & { isTTY?: boolean };
+  readonly stderr: NodeJS.WriteStream;
+  readonly stdin: NodeJS.ReadableStream;
+}
+
+const HELP_USAGE = "<dir> <command> [args]";
+
+/**
+ * Runs `rafkv` with `args` (without `node` and the script) and resolves to the exit code.
+ * The first argument is the store directory; the command follows it: `rafkv ./db put k v`.
+ */
+export async function runCli(args: readonly string[], io: CliIo = process): Promise<number> {
+  const err = (msg: string) => io.stderr.write(`${msg}\n`);
+  let code: number = EXIT.ok;
+  const first = args[0];
+  const dir = first === undefined || first.startsWith("-") ? undefined : first;
+  const rest = dir === undefined ? [...args] : args.slice(1);
+  if (dir !== undefined && rest.length === 0) {
+    err(`rafkv: missing command after ${dir} (try rafkv --help)`);
+    return EXIT.usage;
+  }
+
+  const program = new Command("rafkv")
+    .usage(HELP_USAGE)
+    .description("rafkv: an embedded, crash-safe key-value store (Bitcask design) built on rafkit")
+    .version("0.0.0")
+    .exitOverride()
+    .configureOutput({ writeOut: (s) => io.stdout.write(s), writeErr: (s) => io.stderr.write(s) })
+    .showHelpAfterError("(rafkv --help for usage)")
+    .addHelpText(
+      "after",
+      `
+Examples:
+  rafkv ./db put greeting hello        store a value (creates ./db if its parent exists)
+  cat photo.jpg | rafkv ./db put photo -   store stdin as the value
+  rafkv ./db get greeting              print a value (raw bytes)
+  rafkv ./db scan user:                list keys starting with "user:"
+  rafkv ./db verify                    check every record's CRC
+  rafkv /tmp/scratch bench             YCSB-like benchmark vs lmdb and classic-level
+
+Exit codes: 0 ok, 1 key not found, 2 bad usage or no store, 3 locked, 4 corrupt, 5 other error.`,
+    );
+  const needDir = (): string => {
+    if (dir === undefined)
+      throw new KvError("ERR_KV_INVALID_ARG", "missing store directory: rafkv <dir> <command>");
+    return dir;
+  };
+  const syncOption = () =>
+    new Option("--sync <mode>", "when to fsync")
+      .choices(["always", "batch", "never"])
+      .default("always");
+
+  program
+    .command("put")
+    .description("store VALUE under KEY; VALUE '-' or no VALUE reads stdin (binary-safe)")
+    .argument("<key>")
+    .argument("[value]")
+    .addOption(syncOption())
+    .action(async (key: string, value: string | undefined, opts: { sync: SyncMode }) => {
+      const bytes = value === undefined || value === "-" ? await readAll(io.stdin) : value;
+      await withStore(needDir(), { sync: opts.sync, create: true }, (db) => db.put(key, bytes));
+    });
+
+  program
+    .command("get")
+    .description("print the value of KEY (raw bytes; a newline is added on a terminal)")
+    .argument("<key>")
+    .action(async (key: string) => {
+      await withStore(needDir(), { readOnly: true }, async (db) => {
+        warnRecovery(db, err);
+        const value = await db.get(key);
+        if (value === undefined) {
+          err(`rafkv: key not found: ${key}`);
+          code = EXIT.notFound;
+          return;
+        }
+        io.stdout.write(value);
+        if (io.stdout.isTTY) io.stdout.write("\n");
+      });
+    });
+
+  program
+    .command("del")
+    .alias("delete")
+    .description("delete KEY")
+    .argument("<key>")
+    .addOption(syncOption())
+    .action(async (key: string, opts: { sync: SyncMode }) => {
+      await withStore(needDir(), { sync: opts.sync, create: false }, async (db) => {
+        if (!(await db.delete(key))) {
+          err(`rafkv: key not found: ${key}`);
+          code = EXIT.notFound;
+        }
+      });
+    });
+
+  program
+    .command("scan")
+    .description("list keys (and values) in byte order, optionally only those starting with PREFIX")
+    .argument("[prefix]")
+    .option("-k, --keys-only", "print keys only")
+    .option("--json", "print one JSON object per line")
+    .action(async (prefix: string | undefined, opts: { keysOnly?: boolean; json?: boolean }) => {
+      await withStore(needDir(), { readOnly: true }, async (db) => {
+        warnRecovery(db, err);
+        const options = prefix === undefined ? {} : { prefix };
+        for await (const [k, v] of db.entries(options)) {
+          const key = utf8(k);
+          if (opts.json) {
+            io.stdout.write(
+              `${JSON.stringify(opts.keysOnly ? { key } : { key, value: utf8(v) })}\n`,
+            );
+          } else io.stdout.write(opts.keysOnly ? `${key}\n` : `${key}\t${utf8(v)}\n`);
+        }
+      });
+    });
+
+  program
+    .command("compact")
+    .description("rewrite live records into new files and drop the old ones")
+    .option("--repair", "drop corrupt records instead of refusing to write")
+    .action(async (opts: { repair?: boolean }) => {
+      await withStore(needDir(), { create: false, repair: opts.repair ?? false }, async (db) => {
+        const bar = progressBar("compact", "records", io.stderr);
+        try {
+          const r = await db.compact({ onProgress: (done, total) => bar.update(done, total) });
+          bar.stop();
+          io.stdout.write(
+            `compacted ${r.records} live records: ${r.filesBefore} → ${r.filesAfter} files, ${bytes(r.bytesBefore)} → ${bytes(r.bytesAfter)}\n`,
+          );
+        } finally {
+          bar.stop();
+        }
+      });
+    });
+
+  program
+    .command("stats")
+    .description("keys, files, live and dead bytes")
+    .option("--json", "print JSON")
+    .action(async (opts: { json?: boolean }) => {
+      await withStore(needDir(), { readOnly: true }, async (db) => {
+        const s = db.stats();
+        if (opts.json) {
+          io.stdout.write(`${JSON.stringify(s, null, 2)}\n`);
+          return;
+        }
+        io.stdout.write(
+          [
+            `store      ${s.dir}`,
+            `keys       ${s.keys}`,
+            `files      ${s.files}`,
+            `bytes      ${bytes(s.totalBytes)} (live ${bytes(s.liveBytes)}, reclaimable ${bytes(s.deadBytes)})`,
+            ...s.recovery.map(
+              (r) =>
+                `damage     ${r.file} at ${r.offset}: ${r.kind}, ${r.bytes} bytes (${r.action})`,
+            ),
+          ]
+            .map((line) => `${line}\n`)
+            .join(""),
+        );
+      });
+    });
+
+  program
+    .command("verify")
+    .description("read every file and check every record's CRC and every key's location")
+    .action(async () => {
+      await withStore(needDir(), { readOnly: true }, async (db) => {
+        const bar = progressBar("verify", "bytes", io.stderr);
+        const r = await db.verify({ onProgress: (done, total) => bar.update(done, total) });
+        bar.stop();
+        for (const t of r.tornTails)
+          err(`${pc.yellow("note")} ${t} (cut off by the next writable open)`);
+        for (const p of r.problems) err(`${pc.red("problem")} ${p}`);
+        io.stdout.write(
+          `${r.ok ? pc.green("ok") : pc.red("FAILED")}: ${r.files} files, ${r.records} records, ${bytes(r.bytes)}${r.ok ? "" : `, ${r.problems.length} problems`}\n`,
+        );
+        if (!r.ok) code = EXIT.corrupt;
+      });
+    });
+
+  program
+    .command("bench")
+    .description(
+      "YCSB-like load + workloads A/B/C vs lmdb and classic-level, in a scratch dir under <dir>",
+    )
+    .option("--records <n>", "records to load", toInt, 100_000)
+    .option("--ops <n>", "operations per workload", toInt, 100_000)
+    .option("--value-size <n>", "value size in bytes", toInt, 100)
+    .option("--concurrency <n>", "writes in flight", toInt, 256)
+    .addOption(
+      new Option("--durability <d>", "batch: fsync'd group commits; none: no fsync")
+        .choices(["batch", "none"])
+        .default("batch"),
+    )
+    .option(
+      "--engines <list>",
+      `comma-separated subset of ${ENGINE_NAMES.join(",")}`,
+      ENGINE_NAMES.join(","),
+    )
+    .option("--out <dir>", "write bench.json (JMH format) and bench.svg here")
+    .option("--table", "also print the JMH-style result table")
+    .action(
+      async (opts: {
+        records: number;
+        ops: number;
+        valueSize: number;
+        concurrency: number;
+        durability: "batch" | "none";
+        engines: string;
+        out?: string;
+        table?: boolean;
+      }) => {
+        const engines = opts.engines.split(",").map((e) => e.trim()) as EngineName[];
+        for (const e of engines) {
+          if (!ENGINE_NAMES.includes(e))
+            throw new KvError("ERR_KV_INVALID_ARG", `unknown engine ${e}`);
+        }
+        const base = needDir();
+        if (!fs.existsSync(base))
+          throw new KvError("ERR_KV_NO_STORE", `no such directory: ${base}`, base);
+        const scratch = fs.mkdtempSync(path.join(base, "rafkv-bench-"));
+        const bar = progressBar("bench", "ops", io.stderr);
+        // Loaded on demand, so that the other commands never load the harness or the other stores.
+        const { benchChart, benchConfigs, benchJson, benchSummary, benchTable, runBench } =
+          await import("./bench");
+        try {
+          const report = await runBench({
+            dir: scratch,
+            records: opts.records,
+            operations: opts.ops,
+            valueSize: opts.valueSize,
+            concurrency: opts.concurrency,
+            durability: opts.durability,
+            engines,
+            onProgress: (done, total, phase) => bar.update(done, total, phase),
+          });
+          bar.stop();
+          io.stdout.write(
+            `${opts.records} records, ${opts.valueSize}-byte values, ${opts.ops} ops per workload, ${opts.concurrency} writes in flight\n${benchConfigs(report.results)}\n\n${benchSummary(report)}\n`,
+          );
+          if (opts.table) io.stdout.write(`\n${benchTable(report)}\n`);
+          if (opts.out) {
+            fs.mkdirSync(opts.out, { recursive: true });
+            fs.writeFileSync(path.join(opts.out, "bench.json"), benchJson(report));
+            fs.writeFileSync(path.join(opts.out, "bench.svg"), benchChart(report));
+            io.stdout.write(
+              `\nwrote ${path.join(opts.out, "bench.json")} and ${path.join(opts.out, "bench.svg")}\n`,
+            );
+          }
+        } finally {
+          bar.stop();
+          fs.rmSync(scratch, { recursive: true, force: true });
+        }
+      },
+    );
+
+  try {
+    await program.parseAsync(rest, { from: "user" });
+    return code;
+  } catch (error) {
+    if (error instanceof CommanderError) {
+      return error.exitCode === 0 ? EXIT.ok : EXIT.usage;
+    }
+    return report(error, err);
+  }
+}
+
+function report(error: unknown, err: (msg: string) => void): number {
+  if (error instanceof KvError) {
+    err(`rafkv: ${error.message}`);
+    switch (error.code) {
+      case "ERR_KV_LOCKED":
+        return EXIT.locked;
+      case "ERR_KV_CORRUPT":
+      case "ERR_KV_READ_ONLY":
+        return EXIT.corrupt;
+      case "ERR_KV_NO_STORE":
+      case "ERR_KV_INVALID_ARG":
+        return EXIT.usage;
+      default:
+        return EXIT.failure;
+    }
+  }
+  const e = error as Error & { code?: string };
+  err(`rafkv: ${e.message ?? String(error)}`);
+  return EXIT.failure;
+}
+
+async function withStore<T>(
+  dir: string,
+  options: Parameters<typeof open>[1],
+  body: (db: Store) => Promise<T>,
+): Promise<T> {
+  const db = await open(dir, options);
+  try {
+    return await body(db);
+  } finally {
+    await db.close();
+  }
+}
+
+function warnRecovery(db: Store, err: (msg: string) => void): void {
+  for (const r of db.recovery) {
+    if (r.kind === "corrupt")
+      err(
+        `${pc.yellow("warning")} ${r.file}: corrupt region at offset ${r.offset} (${r.bytes} bytes)`,
+      );
+  }
+}
+
+async function readAll(stream: NodeJS.ReadableStream): Promise<Uint8Array> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of stream)
+    chunks.push(typeof chunk === "string" ? Buffer.from(chunk) : chunk);
+  return Buffer.concat(chunks);
+}
+
+function toInt(value: string): number {
+  const n = Number(value);
+  if (!Number.isSafeInteger(n) || n <= 0)
+    throw new KvError("ERR_KV_INVALID_ARG", `expected a positive integer, got ${value}`);
+  return n;
+}
+
+function bytes(n: number): string {
+  if (n < 1024) return `${n} B`;
+  if (n < 1024 * 1024) return `${(n / 1024).toFixed(1)} KiB`;
+  return `${(n / 1024 / 1024).toFixed(1)} MiB`;
+}

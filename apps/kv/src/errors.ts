@@ -1,0 +1,41 @@
+/** Stable error codes of rafkv. */
+export type KvErrorCode =
+  /** Another process (or this one) holds the store's lock. */
+  | "ERR_KV_LOCKED"
+  /** A data, hint or marker file failed its CRC or structure check. */
+  | "ERR_KV_CORRUPT"
+  /** A write on a store opened read-only (by request, or because corruption was found). */
+  | "ERR_KV_READ_ONLY"
+  /** The store was closed. */
+  | "ERR_KV_CLOSED"
+  /** The directory does not exist (and `create` was false), or is not a directory. */
+  | "ERR_KV_NO_STORE"
+  /** A key or value of the wrong type or size. */
+  | "ERR_KV_INVALID_ARG";
+
+/** Every error rafkv throws itself carries a stable {@link KvErrorCode} in `code`. */
+export class KvError extends Error {
+  /** The stable error code. */
+  readonly code: KvErrorCode;
+  /** The store directory or file the error is about, when known. */
+  readonly path?: string;
+
+  constructor(code: KvErrorCode, message: string, path?: string, options?: ErrorOptions) {
+    super(message, options);
+    this.name = "KvError";
+    this.code = code;
+    if (path !== undefined) this.path = path;
+  }
+}
+
+/** A lock conflict, naming the holder's pid when the store recorded it. */
+export class KvLockedError extends KvError {
+  /** The pid of the process holding the write lock, when known. */
+  readonly holderPid?: number;
+
+  constructor(message: string, path: string, holderPid?: number) {
+    super("ERR_KV_LOCKED", message, path);
+    this.name = "KvLockedError";
+    if (holderPid !== undefined) this.holderPid = holderPid;
+  }
+}

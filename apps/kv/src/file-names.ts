@@ -1,0 +1,60 @@
+import * as fs from "node:fs";
+import * as path from "node:path";
+
+/**
+ * The store directory's files:
+ * - `0000000001.data`: data files, numbered by a counter that only grows;
+ * - `0000000001.hint`: the hint file of a data file (its key directory entries, CRC-checked);
+ * - `MERGED`: the compaction marker, naming the first data file id still in use (all lower ids are obsolete);
+ * - `LOCK`: the lock file, holding the writer's pid;
+ * - `*.tmp`: files being written (a compaction output, a hint, a marker), removed on open.
+ */
+export const LOCK_FILE = "LOCK";
+/** See {@link LOCK_FILE}. */
+export const MARKER_FILE = "MERGED";
+
+/** `0000000042.data`. */
+export function dataFileName(id: number): string {
+  return `${String(id).padStart(10, "0")}.data`;
+}
+
+/** `0000000042.hint`. */
+export function hintFileName(id: number): string {
+  return `${String(id).padStart(10, "0")}.hint`;
+}
+
+/** What a store directory holds, by kind. */
+export interface StoreListing {
+  /** Data file ids, ascending. */
+  readonly dataIds: number[];
+  readonly hintIds: Set<number>;
+  /** Names of leftover temp files. */
+  readonly temps: string[];
+}
+
+const DATA = /^(\d{10})\.data$/;
+const HINT = /^(\d{10})\.hint$/;
+
+/** Lists the store files of `dir`, ignoring files that are not the store's. */
+export function listStore(dir: string): StoreListing {
+  const dataIds: number[] = [];
+  const hintIds = new Set<number>();
+  const temps: string[] = [];
+  for (const name of fs.readdirSync(dir)) {
+    let m = DATA.exec(name);
+    if (m) {
+      dataIds.push(Number(m[1]));
+      continue;
+    }
+    m = HINT.exec(name);
+    if (m) hintIds.add(Number(m[1]));
+    else if (name.endsWith(".tmp")) temps.push(name);
+  }
+  dataIds.sort((a, b) => a - b);
+  return { dataIds, hintIds, temps };
+}
+
+/** `path.join` under a name that reads well at call sites. */
+export function inDir(dir: string, name: string): string {
+  return path.join(dir, name);
+}

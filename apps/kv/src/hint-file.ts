@@ -1,0 +1,76 @@
+import { BigEndian } from "@rafkit/bits";
+import { keyIdOf } from "./bytes";
+import { crc32 } from "./crc32";
+import { HEADER_SIZE } from "./record";
+
+/**
+ * A hint file lists the records of one data file, without values, so that opening needs no data scan:
+ *
+ * entries, each `timestamp(8) keyLength(4) valueLength(4, -1 = tombstone) offset(8) key`,
+ * then a 24-byte footer `count(4) coveredLength(8) crc32-of-entries(4) magic "RKVHINT1"(8)`.
+ *
+ * `coveredLength` is the data file length the hint describes; bytes of the data file beyond it are scanned.
+ */
+export interface HintEntry {
+  /** The key as a key directory id (latin1, one char per byte). */
+  readonly id: string;
+  readonly timestamp: number;
+  /** -1 for a tombstone. */
+  readonly valueLength: number;
+  readonly offset: number;
+}
+
+const MAGIC = [0x52, 0x4b, 0x56, 0x48, 0x49, 0x4e, 0x54, 0x31]; // "RKVHINT1"
+const FOOTER = 24;
+const ENTRY = 24;
+
+/** Encodes hint entries for a data file of `coveredLength` bytes. */
+export function encodeHint(entries: readonly HintEntry[], coveredLength: number): Uint8Array {
+  let size = FOOTER;
+  for (const e of entries) size += ENTRY + e.id.length;
+  const out = new Uint8Array(size);
+  let off = 0;
+  for (const e of entries) {
+    BigEndian.setSafeInt64(out, off, e.timestamp);
+    BigEndian.setInt32(out, off + 8, e.id.length);
+    BigEndian.setInt32(out, off + 12, e.valueLength);
+    BigEndian.setSafeInt64(out, off + 16, e.offset);
+    out.set(Buffer.from(e.id, "latin1"), off + ENTRY);
+    off += ENTRY + e.id.length;
+  }
+  BigEndian.setInt32(out, off, entries.length);
+  BigEndian.setSafeInt64(out, off + 4, coveredLength);
+  BigEndian.setUint32(out, off + 12, crc32(out, 0, off));
+  out.set(MAGIC, off + 16);
+  return out;
+}
+
+/** A decoded hint file, or null when it is damaged (then the data file is scanned instead). */
+export function decodeHint(
+  bytes: Uint8Array,
+): { entries: HintEntry[]; coveredLength: number } | null {
+  if (bytes.length < FOOTER) return null;
+  const f = bytes.length - FOOTER;
+  for (let i = 0; i < MAGIC.length; i++) if (bytes[f + 16 + i] !== MAGIC[i]) return null;
+  if (BigEndian.getUint32(bytes, f + 12) !== crc32(bytes, 0, f)) return null;
+  const count = BigEndian.getInt32(bytes, f);
+  const coveredLength = BigEndian.getSafeInt64(bytes, f + 4);
+  const entries: HintEntry[] = [];
+  let off = 0;
+  for (let i = 0; i < count; i++) {
+    if (off + ENTRY > f) return null;
+    const keyLength = BigEndian.getInt32(bytes, off + 8);
+    if (keyLength < 1 || off + ENTRY + keyLength > f) return null;
+    const offset = BigEndian.getSafeInt64(bytes, off + 16);
+    const valueLength = BigEndian.getInt32(bytes, off + 12);
+    if (offset + HEADER_SIZE + keyLength + Math.max(valueLength, 0) > coveredLength) return null;
+    entries.push({
+      timestamp: BigEndian.getSafeInt64(bytes, off),
+      valueLength,
+      offset,
+      id: keyIdOf(bytes, off + ENTRY, off + ENTRY + keyLength),
+    });
+    off += ENTRY + keyLength;
+  }
+  return off === f ? { entries, coveredLength } : null;
+}

@@ -1,0 +1,31 @@
+/** When a write reaches the disk. */
+export type SyncMode = "always" | "batch" | "never";
+
+/** Options of {@link open}. */
+export interface OpenOptions {
+  /**
+   * - `always`: every put and delete is fsynced before its promise resolves (the default);
+   * - `batch`: concurrent writes share one fsync, and each resolves once that fsync is done;
+   * - `never`: writes are handed to the OS at the end of each event-loop turn and never fsynced (until close).
+   */
+  readonly sync?: SyncMode;
+  /** Open without writing anything; takes a shared lock. Default false. */
+  readonly readOnly?: boolean;
+  /** Create the directory when it is missing (its parent must exist). Default true unless `readOnly`. */
+  readonly create?: boolean;
+  /**
+   * Open a store that has a corrupt record in the middle of a file for writing anyway: records in damaged regions
+   * are dropped and a compaction rewrites the rest into clean files. Default false (such a store opens read-only).
+   */
+  readonly repair?: boolean;
+  /** A data file is closed and a new one started past this size. Default 64 MiB. */
+  readonly maxFileSize?: number;
+  /**
+   * Bytes of recently read or written values kept in memory, so that hot keys cost no system call. Values are
+   * cached only after their CRC checked out (or as they are written). 0 turns the cache off. Default 16 MiB.
+   */
+  readonly cacheSize?: number;
+}
+
+/** Progress of a long operation: `done` of `total` units (records or bytes). */
+export type ProgressCallback = (done: number, total: number) => void;

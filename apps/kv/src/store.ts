@@ -1,0 +1,902 @@
+import * as fs from "node:fs";
+import * as path from "node:path";
+import { setImmediate as nextTurn } from "node:timers/promises";
+import { type Bytes, keyId, keyIdBytes, toBytes, utf8 } from "./bytes";
+import { DataFile, readWholeFile, syncDirectory, writeFileAtomic } from "./data-file";
+import { KvError } from "./errors";
+import { dataFileName, hintFileName, inDir, listStore } from "./file-names";
+import { decodeHint, encodeHint, type HintEntry } from "./hint-file";
+import { readMarker, writeMarker } from "./marker";
+import type { OpenOptions, ProgressCallback, SyncMode } from "./options";
+import {
+  checkRecord,
+  decodeHeader,
+  encodeRecord,
+  HEADER_SIZE,
+  MAX_KEY_LENGTH,
+  MAX_VALUE_LENGTH,
+  recordSize,
+} from "./record";
+import { type Damage, scanDataFile } from "./scan";
+import { StoreLock } from "./store-lock";
+
+/** Where the newest record of a key lives. */
+interface Entry {
+  readonly file: number;
+  readonly offset: number;
+  readonly size: number;
+  readonly ts: number;
+  /** The value, while it is in the read cache (checked against its CRC when it was read or written). */
+  value?: Uint8Array | undefined;
+}
+
+/** Damage found on open, and what was done about it. */
+export interface RecoveryIssue {
+  /** The data file's name. */
+  readonly file: string;
+  readonly offset: number;
+  readonly kind: Damage["kind"];
+  /** `truncated`: a torn tail cut off; `ignored`: left in place (read-only); `skipped`: records dropped (repair). */
+  readonly action: "truncated" | "ignored" | "skipped";
+  /** Bytes the damage spans. */
+  readonly bytes: number;
+}
+
+/** A snapshot of the store's shape, from {@link Store.stats}. */
+export interface StoreStats {
+  readonly dir: string;
+  readonly sync: SyncMode;
+  readonly readOnly: boolean;
+  /** Why the store is read-only, when it is. */
+  readonly readOnlyReason?: string;
+  /** Live keys. */
+  readonly keys: number;
+  /** Data files. */
+  readonly files: number;
+  /** Bytes of all data files. */
+  readonly totalBytes: number;
+  /** Bytes of live records. */
+  readonly liveBytes: number;
+  /** Bytes that a compaction would reclaim. */
+  readonly deadBytes: number;
+  /** Compactions finished since open. */
+  readonly compactions: number;
+  /** Damage found on open. */
+  readonly recovery: readonly RecoveryIssue[];
+}
+
+/** The outcome of {@link Store.compact}. */
+export interface CompactionResult {
+  readonly filesBefore: number;
+  readonly filesAfter: number;
+  readonly bytesBefore: number;
+  readonly bytesAfter: number;
+  /** Live records copied into the new files. */
+  readonly records: number;
+}
+
+/** The outcome of {@link Store.verify}. */
+export interface VerifyReport {
+  /** True when every file and every live key checked out. */
+  readonly ok: boolean;
+  readonly files: number;
+  readonly records: number;
+  readonly bytes: number;
+  /** One readable line per problem: corruption, a damaged hint, a key pointing at a bad record. */
+  readonly problems: readonly string[];
+  /** Torn tails: interrupted appends that the next writable open cuts off. Not a failure. */
+  readonly tornTails: readonly string[];
+}
+
+/** Options of {@link Store.keys} and {@link Store.entries}. */
+export interface IterateOptions {
+  /** Only keys starting with these bytes. */
+  readonly prefix?: Bytes;
+}
+
+const DEFAULT_MAX_FILE = 64 * 1024 * 1024;
+const DEFAULT_CACHE = 16 * 1024 * 1024;
+/** Per-entry overhead counted against the cache budget. */
+const CACHE_OVERHEAD = 64;
+
+/**
+ * An open rafkv store: a Bitcask-style log-structured key-value store in one directory. Create one with {@link open}.
+ *
+ * Writes append records to the active data file; an in-memory key directory maps each key to its newest record;
+ * reads are one positional read each. See the package README for the file format and the durability argument.
+ */
+export class Store {
+  /** The store directory (a real path). */
+  readonly dir: string;
+  /** When writes reach the disk. */
+  readonly sync: SyncMode;
+  readonly #maxFileSize: number;
+  readonly #lock: StoreLock;
+  readonly #files = new Map<number, DataFile>();
+  readonly #keydir = new Map<string, Entry>();
+  readonly #recovery: RecoveryIssue[] = [];
+  #readOnlyReason: string | undefined;
+  #active: DataFile | null = null;
+  #activeId = 0;
+  #activeHints: HintEntry[] = [];
+  #nextId = 1;
+  #lastTs = 0;
+  #closed = false;
+  #closing = false;
+  #compaction: Promise<CompactionResult> | null = null;
+  #compactions = 0;
+  #scratch = new Uint8Array(4096);
+  /** The group gathering for the next fsync: every write in it shares one promise. */
+  #group: { promise: Promise<void>; resolve: () => void; reject: (e: unknown) => void } | null =
+    null;
+  #syncRunning = false;
+  #flushScheduled = false;
+  #idle: (() => void) | null = null;
+  readonly #cacheLimit: number;
+  #cacheBytes = 0;
+  /** Cached entries, oldest first from `#cacheHead`: a FIFO, so that a hit costs no bookkeeping. */
+  #cacheQueue: Entry[] = [];
+  #cacheHead = 0;
+
+  private constructor(dir: string, lock: StoreLock, options: OpenOptions) {
+    this.dir = dir;
+    this.#lock = lock;
+    this.sync = options.sync ?? "always";
+    this.#maxFileSize = options.maxFileSize ?? DEFAULT_MAX_FILE;
+    this.#cacheLimit = options.cacheSize ?? DEFAULT_CACHE;
+    if (options.readOnly) this.#readOnlyReason = "opened read-only";
+  }
+
+  /** @internal use {@link open}. */
+  static async open(dir: string, options: OpenOptions = {}): Promise<Store> {
+    if (options.sync !== undefined && !["always", "batch", "never"].includes(options.sync)) {
+      throw new KvError("ERR_KV_INVALID_ARG", `sync must be "always", "batch" or "never"`);
+    }
+    const readOnly = options.readOnly ?? false;
+    const real = ensureDirectory(dir, options.create ?? !readOnly);
+    const lock = StoreLock.acquire(real, readOnly);
+    const store = new Store(real, lock, options);
+    try {
+      store.#load(options.repair ?? false);
+    } catch (error) {
+      store.#closeFiles();
+      lock.release();
+      throw error;
+    }
+    if (options.repair && store.#recovery.some((r) => r.kind === "corrupt")) await store.compact();
+    return store;
+  }
+
+  /** True when writes are refused (see {@link StoreStats.readOnlyReason}). */
+  get readOnly(): boolean {
+    return this.#readOnlyReason !== undefined;
+  }
+
+  /** Damage found on open, and what was done about it. */
+  get recovery(): readonly RecoveryIssue[] {
+    return this.#recovery;
+  }
+
+  // ---------------------------------------------------------------- open
+
+  #load(repair: boolean): void {
+    const writable = this.#readOnlyReason === undefined;
+    let firstLive: number;
+    try {
+      firstLive = readMarker(this.dir);
+    } catch (error) {
+      if (!repair) throw error;
+      firstLive = 0;
+    }
+    const listing = listStore(this.dir);
+    const ids = listing.dataIds.filter((id) => id >= firstLive);
+    if (writable) this.#removeLeftovers(listing, firstLive, new Set(ids));
+    if (writable) this.#removeEmpty(ids);
+    const lastId = ids.at(-1);
+    this.#nextId = Math.max(firstLive, (lastId ?? 0) + 1, 1);
+    const tombs = new Map<string, number>();
+    const torn: { file: DataFile; offset: number; id: number }[] = [];
+    let corrupt = false;
+    for (const id of ids) {
+      const file = DataFile.open(
+        inDir(this.dir, dataFileName(id)),
+        writable && id === lastId ? "rw" : "r",
+      );
+      this.#files.set(id, file);
+      const collect = id === lastId && writable ? this.#activeHints : null;
+      const apply = (h: HintEntry) => {
+        this.#index(h, id, tombs);
+        collect?.push(h);
+      };
+      let from = 0;
+      if (listing.hintIds.has(id)) {
+        const hint = decodeHint(readWholeFile(inDir(this.dir, hintFileName(id))));
+        if (hint && hint.coveredLength <= file.size) {
+          for (const h of hint.entries) apply(h);
+          from = hint.coveredLength;
+        }
+      }
+      const result = scanDataFile(file, from, (header, key, offset) =>
+        apply({ id: key, timestamp: header.timestamp, valueLength: header.valueLength, offset }),
+      );
+      for (const d of result.damage) {
+        const name = dataFileName(id);
+        if (d.kind === "torn-tail") {
+          torn.push({ file, offset: d.offset, id });
+          continue;
+        }
+        corrupt = true;
+        this.#recovery.push({
+          file: name,
+          offset: d.offset,
+          kind: "corrupt",
+          action: repair && writable ? "skipped" : "ignored",
+          bytes: (d.resumeAt ?? d.offset) - d.offset,
+        });
+      }
+    }
+    if (corrupt && !repair && writable) {
+      const first = this.#recovery.find((r) => r.kind === "corrupt")!;
+      this.#readOnlyReason = `corrupt record in ${first.file} at offset ${first.offset} (open with repair to drop it)`;
+    }
+    const cut = this.#readOnlyReason === undefined;
+    for (const t of torn) {
+      const bytes = t.file.size - t.offset;
+      if (cut) {
+        t.file.truncate(t.offset);
+        t.file.sync();
+      }
+      this.#recovery.push({
+        file: dataFileName(t.id),
+        offset: t.offset,
+        kind: "torn-tail",
+        action: cut ? "truncated" : "ignored",
+        bytes,
+      });
+    }
+    if (this.#readOnlyReason !== undefined) return;
+    const last = lastId === undefined ? undefined : this.#files.get(lastId);
+    if (last && lastId !== undefined && !corrupt && last.size < this.#maxFileSize) {
+      this.#active = last;
+      this.#activeId = lastId;
+    } else {
+      this.#activeHints = [];
+      this.#startActiveFile();
+    }
+  }
+
+  /** Deletes what a crash may have left: obsolete files of a committed compaction, temp files, orphan hints. */
+  #removeLeftovers(
+    listing: ReturnType<typeof listStore>,
+    firstLive: number,
+    live: Set<number>,
+  ): void {
+    const doomed: string[] = [...listing.temps];
+    for (const id of listing.dataIds) if (id < firstLive) doomed.push(dataFileName(id));
+    for (const id of listing.hintIds) if (!live.has(id)) doomed.push(hintFileName(id));
+    // Ascending ids: harmless in any order, since the marker already made them all obsolete.
+    for (const name of doomed) fs.rmSync(inDir(this.dir, name), { force: true });
+    if (doomed.length > 0) syncDirectory(this.dir);
+  }
+
+  /** Drops empty data files other than the newest (a compaction's sealed-empty active file, say). */
+  #removeEmpty(ids: number[]): void {
+    for (let i = ids.length - 2; i >= 0; i--) {
+      const name = inDir(this.dir, dataFileName(ids[i]!));
+      if (fs.statSync(name).size === 0) {
+        fs.rmSync(name);
+        fs.rmSync(inDir(this.dir, hintFileName(ids[i]!)), { force: true });
+        ids.splice(i, 1);
+      }
+    }
+  }
+
+  /** Applies one record to the key directory during open: the larger timestamp wins; tombstones shadow. */
+  #index(h: HintEntry, file: number, tombs: Map<string, number>): void {
+    if (h.timestamp > this.#lastTs) this.#lastTs = h.timestamp;
+    const prev = this.#keydir.get(h.id);
+    if (h.valueLength < 0) {
+      if (prev && prev.ts < h.timestamp) this.#keydir.delete(h.id);
+      if ((tombs.get(h.id) ?? -1) < h.timestamp) tombs.set(h.id, h.timestamp);
+      return;
+    }
+    if (prev && prev.ts >= h.timestamp) return;
+    if ((tombs.get(h.id) ?? -1) > h.timestamp) return;
+    this.#keydir.set(h.id, {
+      file,
+      offset: h.offset,
+      size: recordSize(h.id.length, h.valueLength),
+      ts: h.timestamp,
+      value: undefined,
+    });
+  }
+
+  #startActiveFile(): void {
+    const id = this.#nextId++;
+    const file = DataFile.open(inDir(this.dir, dataFileName(id)), "rw");
+    this.#files.set(id, file);
+    this.#active = file;
+    this.#activeId = id;
+    this.#activeHints = [];
+    syncDirectory(this.dir);
+  }
+
+  // ---------------------------------------------------------------- reads
+
+  /** The value of `key`, or undefined. Throws `ERR_KV_CORRUPT` rather than return a damaged value. */
+  get(key: Bytes): Promise<Uint8Array | undefined> {
+    try {
+      return Promise.resolve(this.getSync(key));
+    } catch (error) {
+      return Promise.reject(error);
+    }
+  }
+
+  /** {@link Store.get} without the promise: reads are synchronous positional reads underneath. */
+  getSync(key: Bytes): Uint8Array | undefined {
+    this.#checkOpen();
+    const id = keyId(key);
+    const entry = this.#keydir.get(id);
+    return entry === undefined ? undefined : this.#readValue(entry, id);
+  }
+
+  /** The value of `key` decoded as UTF-8, or undefined. */
+  async getString(key: Bytes): Promise<string | undefined> {
+    const value = this.getSync(key);
+    return value === undefined ? undefined : utf8(value);
+  }
+
+  /** Whether `key` has a value (answered from memory). */
+  has(key: Bytes): Promise<boolean> {
+    try {
+      return Promise.resolve(this.hasSync(key));
+    } catch (error) {
+      return Promise.reject(error);
+    }
+  }
+
+  /** {@link Store.has} without the promise. */
+  hasSync(key: Bytes): boolean {
+    this.#checkOpen();
+    return this.#keydir.has(keyId(key));
+  }
+
+  /** Live keys, in byte order, optionally only those with a prefix. Keys written during iteration may be missed. */
+  async *keys(options: IterateOptions = {}): AsyncGenerator<Uint8Array> {
+    for (const id of this.#matching(options)) {
+      if (this.#keydir.has(id)) yield keyIdBytes(id);
+    }
+  }
+
+  /** `[key, value]` pairs in key byte order, optionally only keys with a prefix. */
+  async *entries(options: IterateOptions = {}): AsyncGenerator<[Uint8Array, Uint8Array]> {
+    for (const id of this.#matching(options)) {
+      this.#checkOpen();
+      const entry = this.#keydir.get(id);
+      if (entry !== undefined) yield [keyIdBytes(id), this.#readValue(entry, id)];
+    }
+  }
+
+  #matching(options: IterateOptions): string[] {
+    this.#checkOpen();
+    const prefix = options.prefix === undefined ? "" : keyId(options.prefix);
+    const ids: string[] = [];
+    for (const id of this.#keydir.keys()) if (id.startsWith(prefix)) ids.push(id);
+    return ids.sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+  }
+
+  #readValue(entry: Entry, id: string): Uint8Array {
+    const cached = entry.value;
+    if (cached !== undefined) return Buffer.from(cached);
+    const file = this.#files.get(entry.file)!;
+    const buf = entry.size <= this.#scratch.length ? this.#scratch : new Uint8Array(entry.size);
+    file.readAt(entry.offset, buf, 0, entry.size);
+    const header = decodeHeader(buf, 0);
+    if (!header || header.timestamp !== entry.ts || !checkRecord(buf, 0, entry.size)) {
+      throw new KvError(
+        "ERR_KV_CORRUPT",
+        `record of key ${JSON.stringify(id)} in ${dataFileName(entry.file)} at offset ${entry.offset} is corrupt`,
+        file.path,
+      );
+    }
+    // Buffer.from copies into Node's pool: far cheaper than a fresh typed array for small values.
+    const value = Buffer.from(buf.subarray(HEADER_SIZE + header.keyLength, entry.size));
+    if (this.#cacheLimit > 0) this.#cache(entry, Buffer.from(value));
+    return value;
+  }
+
+  /** Keeps `value` with its entry, evicting the oldest cached values beyond the budget. */
+  #cache(entry: Entry, value: Uint8Array): void {
+    const cost = value.length + CACHE_OVERHEAD;
+    if (cost > this.#cacheLimit / 8) return;
+    entry.value = value;
+    this.#cacheQueue.push(entry);
+    this.#cacheBytes += cost;
+    while (this.#cacheBytes > this.#cacheLimit) {
+      const old = this.#cacheQueue[this.#cacheHead++]!;
+      // Entries replaced by a newer write or moved by compaction still count until they come up here.
+      this.#cacheBytes -= (old.value?.length ?? old.size) + CACHE_OVERHEAD;
+      old.value = undefined;
+    }
+    if (this.#cacheHead > 4096 && this.#cacheHead * 2 > this.#cacheQueue.length) {
+      this.#cacheQueue = this.#cacheQueue.slice(this.#cacheHead);
+      this.#cacheHead = 0;
+    }
+  }
+
+  // ---------------------------------------------------------------- writes
+
+  /** Stores `value` under `key`; resolves when it is as durable as the sync mode promises. */
+  put(key: Bytes, value: Bytes): Promise<void> {
+    try {
+      const id = keyId(key);
+      const v = toBytes(value, "value");
+      if (v.length > MAX_VALUE_LENGTH) {
+        throw new KvError(
+          "ERR_KV_INVALID_ARG",
+          `value is ${v.length} bytes; at most ${MAX_VALUE_LENGTH}`,
+        );
+      }
+      this.#append(id, v);
+      return this.#durable();
+    } catch (error) {
+      return Promise.reject(error);
+    }
+  }
+
+  /** Deletes `key` (appending a tombstone); resolves to whether it had a value, once durable. */
+  delete(key: Bytes): Promise<boolean> {
+    try {
+      this.#checkWritable();
+      const id = keyId(key);
+      if (!this.#keydir.has(id)) return Promise.resolve(false);
+      this.#append(id, null);
+      return this.#durable().then(() => true);
+    } catch (error) {
+      return Promise.reject(error);
+    }
+  }
+
+  /** Appends a record for the key whose key directory id is `id` (its bytes as latin1). */
+  #append(id: string, value: Uint8Array | null): void {
+    this.#checkWritable();
+    if (id.length < 1 || id.length > MAX_KEY_LENGTH) {
+      throw new KvError(
+        "ERR_KV_INVALID_ARG",
+        `key must be 1 to ${MAX_KEY_LENGTH} bytes, got ${id.length}`,
+      );
+    }
+    const now = Date.now() * 1000;
+    const ts = (this.#lastTs = now > this.#lastTs ? now : this.#lastTs + 1);
+    const record = encodeRecord(ts, id, value);
+    let active = this.#active!;
+    if (active.size > 0 && active.size + record.length > this.#maxFileSize) {
+      this.#rotate();
+      active = this.#active!;
+    }
+    const offset = active.append(record);
+    if (value === null) this.#keydir.delete(id);
+    else {
+      const entry: Entry = {
+        file: this.#activeId,
+        offset,
+        size: record.length,
+        ts,
+        value: undefined,
+      };
+      this.#keydir.set(id, entry);
+      if (this.#cacheLimit > 0) this.#cache(entry, record.subarray(HEADER_SIZE + id.length));
+    }
+    this.#activeHints.push({
+      id,
+      timestamp: ts,
+      valueLength: value === null ? -1 : value.length,
+      offset,
+    });
+  }
+
+  #durable(): Promise<void> {
+    if (this.sync === "always") {
+      this.#active!.datasync();
+      return Promise.resolve();
+    }
+    if (this.sync === "batch") {
+      if (this.#group === null) {
+        let resolve!: () => void;
+        let reject!: (e: unknown) => void;
+        const promise = new Promise<void>((res, rej) => {
+          resolve = res;
+          reject = rej;
+        });
+        this.#group = { promise, resolve, reject };
+      }
+      const promise = this.#group.promise;
+      if (!this.#syncRunning) this.#groupSync();
+      return promise;
+    }
+    if (!this.#flushScheduled) {
+      this.#flushScheduled = true;
+      setImmediate(() => {
+        this.#flushScheduled = false;
+        if (!this.#closed) this.#active?.flush();
+      });
+    }
+    return Promise.resolve();
+  }
+
+  /**
+   * Group commit: the first write finding no sync running starts one at once (covering every write made so far);
+   * writes made while it runs wait, and all of them share the next one.
+   */
+  #groupSync(): void {
+    const group = this.#group!;
+    this.#group = null;
+    this.#syncRunning = true;
+    let done: Promise<void>;
+    try {
+      done = this.#active!.datasyncAsync();
+    } catch (error) {
+      done = Promise.reject(error);
+    }
+    done.then(group.resolve, group.reject).finally(() => {
+      this.#syncRunning = false;
+      if (this.#group !== null) this.#groupSync();
+      else this.#idle?.();
+    });
+  }
+
+  /** Seals the active file (fsync, hint) and starts a new one. */
+  #rotate(): void {
+    const old = this.#active!;
+    old.sync();
+    writeFileAtomic(
+      this.dir,
+      inDir(this.dir, hintFileName(this.#activeId)),
+      encodeHint(this.#activeHints, old.size),
+    );
+    this.#startActiveFile();
+  }
+
+  #checkOpen(): void {
+    if (this.#closed) throw new KvError("ERR_KV_CLOSED", `store ${this.dir} is closed`, this.dir);
+  }
+
+  #checkWritable(): void {
+    this.#checkOpen();
+    if (this.#closing) throw new KvError("ERR_KV_CLOSED", `store ${this.dir} is closing`, this.dir);
+    if (this.#readOnlyReason !== undefined) {
+      throw new KvError(
+        "ERR_KV_READ_ONLY",
+        `store ${this.dir} is read-only: ${this.#readOnlyReason}`,
+        this.dir,
+      );
+    }
+  }
+
+  // ---------------------------------------------------------------- compaction
+
+  /**
+   * Rewrites every live record into new files and drops the old ones, while reads and writes go on.
+   * Concurrent calls share one run. A crash at any point leaves a store that opens with all its data.
+   */
+  compact(options: { onProgress?: ProgressCallback } = {}): Promise<CompactionResult> {
+    try {
+      this.#checkWritable();
+    } catch (error) {
+      return Promise.reject(error);
+    }
+    this.#compaction ??= this.#compactNow(options.onProgress).finally(() => {
+      this.#compaction = null;
+    });
+    return this.#compaction;
+  }
+
+  async #compactNow(onProgress?: ProgressCallback): Promise<CompactionResult> {
+    const filesBefore = this.#files.size;
+    const bytesBefore = this.#totalBytes();
+    // 1. Seal the active file, so that every file below the new active id is immutable: the inputs.
+    if (this.#active!.size > 0) this.#rotate();
+    const firstLive = this.#activeId;
+    const inputs = [...this.#files.keys()].filter((id) => id < firstLive);
+    const work: [string, Entry][] = [];
+    for (const item of this.#keydir) if (item[1].file < firstLive) work.push(item);
+    work.sort((a, b) => a[1].file - b[1].file || a[1].offset - b[1].offset);
+
+    // 2. Copy live records into new files named *.tmp, yielding to other work between small batches.
+    interface Output {
+      id: number;
+      file: DataFile;
+      hints: HintEntry[];
+    }
+    const outputs: Output[] = [];
+    const updates: { id: string; from: Entry; to: Entry }[] = [];
+    let out: Output | null = null;
+    let buf = new Uint8Array(4096);
+    try {
+      for (let i = 0; i < work.length; i++) {
+        const [id, entry] = work[i]!;
+        if (i % 256 === 0) {
+          onProgress?.(i, work.length);
+          await nextTurn();
+          if (this.#closing)
+            throw new KvError("ERR_KV_CLOSED", "compaction stopped: the store is closing");
+        }
+        if (this.#keydir.get(id) !== entry) continue; // overwritten or deleted meanwhile
+        if (buf.length < entry.size) buf = new Uint8Array(entry.size);
+        const record = buf.subarray(0, entry.size);
+        this.#files.get(entry.file)!.readAt(entry.offset, record, 0, entry.size);
+        if (!checkRecord(record, 0, entry.size)) {
+          throw new KvError(
+            "ERR_KV_CORRUPT",
+            `record of key ${JSON.stringify(id)} in ${dataFileName(entry.file)} at offset ${entry.offset} is corrupt; compaction stopped`,
+          );
+        }
+        if (out === null || (out.file.size > 0 && out.file.size + entry.size > this.#maxFileSize)) {
+          const oid = this.#nextId++;
+          out = {
+            id: oid,
+            file: DataFile.open(`${inDir(this.dir, dataFileName(oid))}.tmp`, "rw"),
+            hints: [],
+          };
+          out.file.truncate(0);
+          outputs.push(out);
+        }
+        const offset = out.file.append(record);
+        const valueLength = entry.size - HEADER_SIZE - id.length;
+        out.hints.push({ id, timestamp: entry.ts, valueLength, offset });
+        updates.push({
+          id,
+          from: entry,
+          to: { file: out.id, offset, size: entry.size, ts: entry.ts, value: undefined },
+        });
+      }
+      onProgress?.(work.length, work.length);
+
+      // 3. Make the new files durable under their final names. Until the marker exists they are duplicates
+      //    of records in the inputs: harmless, as the same timestamp resolves to the same value.
+      for (const o of outputs) {
+        o.file.sync();
+        o.file.close();
+        writeFileAtomic(
+          this.dir,
+          inDir(this.dir, hintFileName(o.id)),
+          encodeHint(o.hints, o.file.size),
+        );
+        fs.renameSync(
+          `${inDir(this.dir, dataFileName(o.id))}.tmp`,
+          inDir(this.dir, dataFileName(o.id)),
+        );
+      }
+      syncDirectory(this.dir);
+    } catch (error) {
+      for (const o of outputs) {
+        o.file.close();
+        fs.rmSync(`${inDir(this.dir, dataFileName(o.id))}.tmp`, { force: true });
+        fs.rmSync(inDir(this.dir, dataFileName(o.id)), { force: true });
+        fs.rmSync(inDir(this.dir, hintFileName(o.id)), { force: true });
+      }
+      throw error;
+    }
+
+    // 4. The commit point: one atomic rename makes every input obsolete at once.
+    writeMarker(this.dir, firstLive);
+    for (const o of outputs)
+      this.#files.set(o.id, DataFile.open(inDir(this.dir, dataFileName(o.id)), "r"));
+    for (const u of updates) if (this.#keydir.get(u.id) === u.from) this.#keydir.set(u.id, u.to);
+    // 5. Delete the inputs; a crash here is finished by the next open, which honours the marker.
+    for (const id of inputs) {
+      this.#files.get(id)?.close();
+      this.#files.delete(id);
+      fs.rmSync(inDir(this.dir, dataFileName(id)), { force: true });
+      fs.rmSync(inDir(this.dir, hintFileName(id)), { force: true });
+    }
+    syncDirectory(this.dir);
+    this.#compactions++;
+    return {
+      filesBefore,
+      filesAfter: this.#files.size,
+      bytesBefore,
+      bytesAfter: this.#totalBytes(),
+      records: updates.length,
+    };
+  }
+
+  // ---------------------------------------------------------------- inspection
+
+  #totalBytes(): number {
+    let total = 0;
+    for (const f of this.#files.values()) total += f.size;
+    return total;
+  }
+
+  /** Counts of keys, files and bytes, and what open found. */
+  stats(): StoreStats {
+    this.#checkOpen();
+    let liveBytes = 0;
+    for (const e of this.#keydir.values()) liveBytes += e.size;
+    const totalBytes = this.#totalBytes();
+    return {
+      dir: this.dir,
+      sync: this.sync,
+      readOnly: this.readOnly,
+      ...(this.#readOnlyReason === undefined ? {} : { readOnlyReason: this.#readOnlyReason }),
+      keys: this.#keydir.size,
+      files: this.#files.size,
+      totalBytes,
+      liveBytes,
+      deadBytes: totalBytes - liveBytes,
+      compactions: this.#compactions,
+      recovery: [...this.#recovery],
+    };
+  }
+
+  /**
+   * Reads every data file from start to end, checking each record's CRC, that every live key points at a valid
+   * record, and that every hint file agrees with its data file. Reports progress in bytes.
+   */
+  async verify(options: { onProgress?: ProgressCallback } = {}): Promise<VerifyReport> {
+    this.#checkOpen();
+    const problems: string[] = [];
+    const tornTails: string[] = [];
+    const total = this.#totalBytes();
+    const valid = new Map<number, Set<number>>();
+    let records = 0;
+    let doneBytes = 0;
+    const ids = [...this.#files.keys()].sort((a, b) => a - b);
+    for (const id of ids) {
+      const file = this.#files.get(id)!;
+      const name = dataFileName(id);
+      file.flush();
+      const offsets = new Set<number>();
+      const seen: HintEntry[] = [];
+      const base = doneBytes;
+      const result = scanDataFile(
+        file,
+        0,
+        (header, key, offset) => {
+          offsets.add(offset);
+          seen.push({
+            id: key,
+            timestamp: header.timestamp,
+            valueLength: header.valueLength,
+            offset,
+          });
+        },
+        (pos) => options.onProgress?.(base + pos, total),
+      );
+      records += result.records;
+      valid.set(id, offsets);
+      for (const d of result.damage) {
+        if (d.kind === "corrupt") {
+          problems.push(
+            `${name}: corrupt record at offset ${d.offset} (next valid record at ${d.resumeAt})`,
+          );
+        } else
+          tornTails.push(
+            `${name}: torn tail at offset ${d.offset} (${file.size - d.offset} bytes)`,
+          );
+      }
+      const hintPath = inDir(this.dir, hintFileName(id));
+      if (fs.existsSync(hintPath)) {
+        const hint = decodeHint(readWholeFile(hintPath));
+        if (!hint)
+          problems.push(
+            `${hintFileName(id)}: damaged (it is ignored; the data file is scanned instead)`,
+          );
+        else if (!hintMatches(hint.entries, seen)) {
+          problems.push(`${hintFileName(id)}: does not match ${name}`);
+        }
+      }
+      doneBytes += file.size;
+      options.onProgress?.(doneBytes, total);
+      await nextTurn();
+    }
+    for (const [id, e] of this.#keydir) {
+      if (!valid.get(e.file)?.has(e.offset)) {
+        problems.push(
+          `key ${JSON.stringify(id)}: its record in ${dataFileName(e.file)} at ${e.offset} is not valid`,
+        );
+      }
+    }
+    return {
+      ok: problems.length === 0,
+      files: ids.length,
+      records,
+      bytes: total,
+      problems,
+      tornTails,
+    };
+  }
+
+  // ---------------------------------------------------------------- close
+
+  /** Waits for pending writes, stops a running compaction, writes the active file's hint, and releases the lock. */
+  async close(): Promise<void> {
+    if (this.#closed || this.#closing) return;
+    this.#closing = true;
+    try {
+      if (this.#compaction) await this.#compaction.catch(() => undefined);
+      while (this.#syncRunning) await new Promise<void>((resolve) => (this.#idle = resolve));
+      this.#idle = null;
+      const active = this.#active;
+      if (active && this.#readOnlyReason === undefined) {
+        active.sync();
+        if (active.size > 0) {
+          writeFileAtomic(
+            this.dir,
+            inDir(this.dir, hintFileName(this.#activeId)),
+            encodeHint(this.#activeHints, active.size),
+          );
+        }
+      }
+    } finally {
+      this.#closed = true;
+      this.#closeFiles();
+      this.#lock.release();
+    }
+  }
+
+  /** Closes the store when used with `await using`. */
+  [Symbol.asyncDispose](): Promise<void> {
+    return this.close();
+  }
+
+  #closeFiles(): void {
+    for (const f of this.#files.values()) f.close();
+    this.#files.clear();
+    this.#keydir.clear();
+  }
+}
+
+function hintMatches(hint: readonly HintEntry[], seen: readonly HintEntry[]): boolean {
+  const byOffset = new Map(seen.map((s) => [s.offset, s]));
+  return hint.every((h) => {
+    const s = byOffset.get(h.offset);
+    return (
+      s !== undefined &&
+      s.id === h.id &&
+      s.timestamp === h.timestamp &&
+      s.valueLength === h.valueLength
+    );
+  });
+}
+
+function ensureDirectory(dir: string, create: boolean): string {
+  const abs = path.resolve(dir);
+  let stat = fs.statSync(abs, { throwIfNoEntry: false });
+  if (stat === undefined && create) {
+    try {
+      fs.mkdirSync(abs);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== "EEXIST") {
+        throw new KvError(
+          "ERR_KV_NO_STORE",
+          `cannot create store directory ${abs}: ${(error as Error).message}`,
+          abs,
+          {
+            cause: error,
+          },
+        );
+      }
+    }
+    syncDirectory(path.dirname(abs));
+    stat = fs.statSync(abs, { throwIfNoEntry: false });
+  }
+  if (stat === undefined)
+    throw new KvError("ERR_KV_NO_STORE", `no such store directory: ${abs}`, abs);
+  if (!stat.isDirectory()) throw new KvError("ERR_KV_NO_STORE", `not a directory: ${abs}`, abs);
+  return fs.realpathSync(abs);
+}
+
+/**
+ * Opens (or creates) the store in `dir`. A writer takes an exclusive lock; `readOnly` opens take a shared one.
+ *
+ * @example
+ * const db = await open("/tmp/my-store", { sync: "batch" });
+ * await db.put("greeting", "hello");
+ * console.log(await db.getString("greeting")); // hello
+ * await db.close();
+ */
+export function open(dir: string, options: OpenOptions = {}): Promise<Store> {
+  return Store.open(dir, options);
+}

@@ -1,0 +1,91 @@
+import * as fs from "node:fs";
+import * as path from "node:path";
+import { PassThrough, Readable } from "node:stream";
+import { describe, expect, it } from "vitest";
+import { benchChart, benchJson, benchSummary, benchTable } from "../src/bench/report";
+import { runBench } from "../src/bench/run";
+import { benchKey, rng, scrambledZipfian } from "../src/bench/workload";
+import { runCli } from "../src/cli-main";
+import { tempDir } from "./helpers";
+
+describe("YCSB workload generator", () => {
+  it("draws skewed keys within range, repeatably", () => {
+    const n = 1000;
+    const draw = scrambledZipfian(n, rng(7));
+    const counts = new Map<number, number>();
+    for (let i = 0; i < 20_000; i++) {
+      const k = draw();
+      expect(k).toBeGreaterThanOrEqual(0);
+      expect(k).toBeLessThan(n);
+      counts.set(k, (counts.get(k) ?? 0) + 1);
+    }
+    const top = Math.max(...counts.values());
+    expect(top).toBeGreaterThan(10 * (20_000 / n)); // far hotter than uniform
+    const again = scrambledZipfian(n, rng(7));
+    const first = scrambledZipfian(n, rng(7));
+    expect(Array.from({ length: 10 }, again)).toEqual(Array.from({ length: 10 }, first));
+    expect(benchKey(42)).toBe("user0000000042");
+  });
+});
+
+describe("bench", () => {
+  it("runs load and A/B/C on all three engines and reports through @rafkit/bench", async () => {
+    const report = await runBench({
+      dir: tempDir(),
+      records: 400,
+      operations: 400,
+      iterations: 2,
+      concurrency: 16,
+    });
+    expect(report.results.map((r) => `${r.engine}:${r.phase}`)).toEqual(
+      ["rafkv", "lmdb", "classic-level"].flatMap((e) =>
+        ["load", "A", "B", "C"].map((p) => `${e}:${p}`),
+      ),
+    );
+    for (const r of report.results) {
+      expect(r.opsPerSecond).toBeGreaterThan(0);
+      expect(r.iterations).toHaveLength(2);
+      expect(r.latency.p99).toBeGreaterThanOrEqual(r.latency.p50);
+    }
+    const c = report.results.find((r) => r.phase === "C")!;
+    expect(c.writeLatency).toBeUndefined();
+    expect(benchSummary(report)).toMatch(/rafkv \/ lmdb: load [\d.]+x, A/);
+    expect(benchTable(report)).toMatch(/ycsb\.A\s+classic-level\s+thrpt/);
+    expect(JSON.parse(benchJson(report))).toHaveLength(12);
+    expect(benchChart(report)).toMatch(/<svg[^>]*>[\s\S]*classic-level[\s\S]*<\/svg>/);
+  });
+
+  it("is available as rafkv DIR bench, writing JSON and a chart", async () => {
+    const dir = tempDir();
+    const out: Buffer[] = [];
+    const stdout = new PassThrough();
+    stdout.on("data", (d: Buffer) => out.push(d));
+    const code = await runCli(
+      [
+        dir,
+        "bench",
+        "--records",
+        "200",
+        "--ops",
+        "200",
+        "--engines",
+        "rafkv,lmdb",
+        "--durability",
+        "none",
+        "--table",
+        "--out",
+        path.join(dir, "out"),
+      ],
+      {
+        stdout,
+        stderr: new PassThrough() as unknown as NodeJS.WriteStream,
+        stdin: Readable.from([]),
+      },
+    );
+    expect(code).toBe(0);
+    expect(Buffer.concat(out).toString()).toMatch(/sync: "never"; lmdb: noSync: true/);
+    expect(Buffer.concat(out).toString()).toMatch(/ycsb.load:·p99\s+lmdb\s+thrpt/);
+    expect(fs.existsSync(path.join(dir, "out", "bench.svg"))).toBe(true);
+    expect(fs.readdirSync(dir)).toEqual(["out"]); // the scratch stores are gone
+  });
+});

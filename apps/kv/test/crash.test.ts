@@ -1,0 +1,157 @@
+import { spawn } from "node:child_process";
+import * as fs from "node:fs";
+import * as os from "node:os";
+import * as path from "node:path";
+import { fileURLToPath } from "node:url";
+import { afterAll, describe, expect, it } from "vitest";
+import { open } from "../src";
+
+const WRITER = fileURLToPath(new URL("./fixtures/crash-writer.mjs", import.meta.url));
+const DIST = fileURLToPath(new URL("../dist/index.js", import.meta.url));
+const KILLS = 200;
+const PER_KIND = 40;
+
+type Kind = "put" | "delete" | "compact";
+
+function versionValue(key: string, version: number): string {
+  const fill = String.fromCharCode(97 + (version % 26)).repeat((version * 37) % 1500);
+  return `${key}|${version}|${fill}`;
+}
+
+interface Run {
+  lines: string[];
+  kind: Kind;
+}
+
+/** Starts a writer, kills it with SIGKILL at a random moment chosen for `target`, returns what it reported. */
+function runWriter(dir: string, seed: number, target: Kind, version: number): Promise<Run> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [WRITER, dir, String(seed), target, String(version)], {
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    const lines: string[] = [];
+    let buffered = "";
+    let stderr = "";
+    let armed = false;
+    let killedIn: Kind | null = null;
+    let compacting = false;
+    let last: Kind = "put";
+    const classify = (): Kind => (compacting ? "compact" : last);
+    const kill = () => {
+      killedIn = classify();
+      child.kill("SIGKILL");
+    };
+    const arm = (delay: number) => {
+      if (armed) return;
+      armed = true;
+      setTimeout(kill, delay);
+    };
+    child.stdout.setEncoding("utf8");
+    child.stdout.on("data", (chunk: string) => {
+      buffered += chunk;
+      let nl = buffered.indexOf("\n");
+      while (nl >= 0) {
+        const line = buffered.slice(0, nl);
+        buffered = buffered.slice(nl + 1);
+        lines.push(line);
+        if (line === "C+") compacting = true;
+        else if (line === "C-") compacting = false;
+        else if (line.startsWith("P ")) last = "put";
+        else if (line.startsWith("D ")) last = "delete";
+        if (target === "compact" ? line === "C+" : line === "R") {
+          arm(Math.random() * (target === "compact" ? 12 : 40) + (target === "compact" ? 0 : 5));
+        }
+        nl = buffered.indexOf("\n");
+      }
+    });
+    child.stderr.on("data", (d) => {
+      stderr += String(d);
+    });
+    child.on("error", reject);
+    child.on("exit", (code, signal) => {
+      if (signal !== "SIGKILL") {
+        reject(new Error(`writer exited by itself (${code}): ${stderr}`));
+        return;
+      }
+      resolve({ lines, kind: killedIn ?? classify() });
+    });
+  });
+}
+
+if (!fs.existsSync(DIST))
+  console.warn(`crash test skipped: ${DIST} is missing (run the build first)`);
+
+describe.skipIf(!fs.existsSync(DIST))("crash safety under SIGKILL (sync: always)", () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "rafkv-crash-"));
+  afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
+
+  it(`keeps every acknowledged write across ${KILLS}+ kills in puts, deletes and compactions`, async () => {
+    /** The acknowledged state: key -> version, or null when deleted. */
+    const state = new Map<string, number | null>();
+    const kills: Record<Kind, number> = { put: 0, delete: 0, compact: 0 };
+    let version = 0;
+    const targets: Kind[] = ["put", "delete", "compact"];
+    for (let i = 0; i < 3 * KILLS; i++) {
+      const total = kills.put + kills.delete + kills.compact;
+      if (total >= KILLS && Math.min(kills.put, kills.delete, kills.compact) >= PER_KIND) break;
+      // Aim at the kind with the fewest kills so far.
+      const target = targets.reduce((a, b) => (kills[b] < kills[a] ? b : a));
+      const run = await runWriter(dir, i + 1, target, version);
+      kills[run.kind]++;
+
+      // Replay the reports: acknowledged ops are certain; the one in flight may or may not have happened.
+      let pending: { key: string; version: number | null } | null = null;
+      for (const line of run.lines) {
+        if (line.startsWith("P ")) {
+          const [, key, v] = line.split(" ");
+          pending = { key: key!, version: Number(v) };
+          version = Math.max(version, Number(v));
+        } else if (line.startsWith("D ")) pending = { key: line.slice(2), version: null };
+        else if (line === "A" && pending) {
+          state.set(pending.key, pending.version);
+          pending = null;
+        }
+      }
+
+      const db = await open(dir, { sync: "always" });
+      try {
+        expect(
+          db.readOnly,
+          `store opened read-only after kill ${i}: ${JSON.stringify(db.recovery)}`,
+        ).toBe(false);
+        for (const [key, acked] of state) {
+          const value = await db.getString(key);
+          const seen = value === undefined ? null : Number(value.split("|")[1]);
+          if (value !== undefined)
+            expect(value, `key ${key} after kill ${i}`).toBe(versionValue(key, seen!));
+          if (pending?.key === key) {
+            expect([acked, pending.version], `key ${key} after kill ${i} (in flight)`).toContain(
+              seen,
+            );
+            state.set(key, seen);
+          } else {
+            expect(seen, `key ${key} after kill ${i} (${run.kind})`).toBe(acked);
+          }
+        }
+        if (pending && !state.has(pending.key)) {
+          const value = await db.getString(pending.key);
+          if (value !== undefined) expect(value).toBe(versionValue(pending.key, pending.version!));
+          state.set(pending.key, value === undefined ? null : pending.version);
+        }
+        for await (const k of db.keys()) {
+          expect(
+            state.get(Buffer.from(k).toString()),
+            `unexpected key ${Buffer.from(k)}`,
+          ).not.toBeNull();
+        }
+        const report = await db.verify();
+        expect(report.problems).toEqual([]);
+      } finally {
+        await db.close();
+      }
+    }
+    console.info(`crash test: ${JSON.stringify(kills)} kills`);
+    expect(kills.put + kills.delete + kills.compact).toBeGreaterThanOrEqual(KILLS);
+    expect(Math.min(kills.put, kills.delete, kills.compact)).toBeGreaterThanOrEqual(PER_KIND);
+  }, 300_000);
+});

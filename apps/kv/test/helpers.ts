@@ -1,0 +1,32 @@
+import * as fs from "node:fs";
+import * as os from "node:os";
+import * as path from "node:path";
+import { afterEach } from "vitest";
+
+const dirs: string[] = [];
+
+/** A fresh temp directory, removed after the test. */
+export function tempDir(): string {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "rafkv-test-"));
+  dirs.push(dir);
+  return dir;
+}
+
+afterEach(() => {
+  for (const dir of dirs.splice(0)) fs.rmSync(dir, { recursive: true, force: true });
+});
+
+/** Data file names in `dir`, ascending. */
+export function dataFiles(dir: string): string[] {
+  return fs
+    .readdirSync(dir)
+    .filter((n) => n.endsWith(".data"))
+    .sort();
+}
+
+/** Flips one byte of a file. */
+export function flipByte(file: string, offset: number): void {
+  const bytes = fs.readFileSync(file);
+  bytes[offset] = bytes[offset]! ^ 0xff;
+  fs.writeFileSync(file, bytes);
+}
