@@ -1,7 +1,11 @@
-import { constants } from "node:os";
 import type { Readable, Writable } from "node:stream";
 import type { ByteOrder, Codec } from "@rafkit/bits";
-import { type Backend, type FileMode, systemCallError } from "@rafkit/syscall-state";
+import {
+  type Backend,
+  type FileMode,
+  type LockRequest,
+  systemCallError,
+} from "@rafkit/syscall-state";
 import { ClosedError, checkFromIndexSize } from "./errors";
 import { guard, unguard } from "./leak-guard";
 import {
@@ -16,8 +20,12 @@ import { latin1Of, openWindow, planOpen, rejectDirectoryAsync } from "./open-fil
 import {
   at,
   charBytes,
+  close,
+  flush,
   flushAll,
   latin1Bytes,
+  length,
+  lock,
   type Op,
   readArray,
   readByte,
@@ -26,6 +34,10 @@ import {
   readPrimitive,
   readSome,
   readUTF,
+  setLength,
+  skipBytes,
+  sync,
+  unlock,
   writeArray,
   writeBytes,
   writePrimitive,
@@ -54,8 +66,6 @@ import {
   type WriteStreamOptions,
 } from "./streams";
 import type { Window } from "./window";
-
-const EINVAL = constants.errno.EINVAL;
 
 /** The one settled promise every buffered write resolves with: the fast path allocates nothing. */
 const DONE: Promise<void> = Promise.resolve();
@@ -95,6 +105,10 @@ export class AsyncRandomAccessFile {
   /** An operation is running; later ones wait in {@link #jobs}. */
   #busy = false;
   readonly #jobs: (() => void)[] = [];
+  /** Cancels the `lock()` now waiting for another holder, if any. */
+  #waiting: AbortController | undefined;
+  /** {@link close} has been called (it may still be queued). */
+  #closing = false;
 
   /** @internal Use {@link AsyncRandomAccessFile.open}. */
   constructor(token: symbol, plan: ReturnType<typeof planOpen>, fd: number) {
@@ -137,7 +151,7 @@ export class AsyncRandomAccessFile {
     return this.#mode;
   }
 
-  /** The OS file descriptor, or -1 once closed. */
+  /** The OS file descriptor, or -1 once closed. Its file offset is unspecified (see `RandomAccessFile.fd`). */
   get fd(): number {
     return this.#w.closed ? -1 : this.#w.fd;
   }
@@ -206,11 +220,57 @@ export class AsyncRandomAccessFile {
   async #io(): Promise<void> {
     const w = this.#w;
     const b = this.#backend;
+    if (w.isCall) {
+      w.complete(await this.#call());
+      return;
+    }
     w.complete(
       await (w.ioWrite
         ? b.pwriteAsync(w.fd, w.ioBuf, w.ioOff, w.ioLen, w.ioPos)
         : b.preadAsync(w.fd, w.ioBuf, w.ioOff, w.ioLen, w.ioPos)),
     );
+  }
+
+  /** The pending system call other than `pread`/`pwrite`, off the main thread: its raw result. */
+  #call(): Promise<number> {
+    const w = this.#w;
+    const b = this.#backend;
+    const fd = w.fd;
+    switch (w.call) {
+      case "size":
+        return b.sizeAsync(fd);
+      case "truncate":
+        return b.truncateAsync(fd, w.callLength);
+      case "sync":
+        return b.syncAsync(fd);
+      case "datasync":
+        return b.datasyncAsync(fd);
+      case "lock":
+        return this.#lockCall(fd, w.callLock!);
+      case "unlock":
+        // F_UNLCK never waits: a synchronous call.
+        return Promise.resolve(b.unlock(fd, w.callLock!.position, w.callLock!.length));
+      case "close":
+        return b.closeAsync(fd);
+    }
+  }
+
+  /** `lockAsync`; a waiting one can be cancelled by {@link close} (it then rejects with `ClosedError`). */
+  async #lockCall(fd: number, request: LockRequest): Promise<number> {
+    const b = this.#backend;
+    if (!request.wait) return b.lockAsync(fd, request);
+    // A close() already called would queue behind this wait forever: give up now, as if it had run.
+    if (this.#closing) throw new ClosedError();
+    const cancel = new AbortController();
+    this.#waiting = cancel;
+    try {
+      return await b.lockAsync(fd, { ...request, signal: cancel.signal });
+    } catch (error) {
+      if (cancel.signal.aborted) throw new ClosedError();
+      throw error;
+    } finally {
+      this.#waiting = undefined;
+    }
   }
 
   /** Runs a shared operation to completion, awaiting each system call it yields for (`started`: it already yielded once). */
@@ -283,17 +343,9 @@ export class AsyncRandomAccessFile {
 
   /** Hot path of a positional primitive read: straight from the window when idle and the bytes are there. */
   #getAt<R>(position: number | bigint, p: Primitive<R, unknown>): Promise<R> {
-    if (
-      !this.#busy &&
-      typeof position === "number" &&
-      Number.isSafeInteger(position) &&
-      position >= 0
-    ) {
+    if (!this.#busy) {
       const w = this.#w;
-      const saved = w.pointer;
-      w.pointer = position;
-      const i = w.takeRead(p.width);
-      w.pointer = saved;
+      const i = w.takeReadAt(position, p.width);
       if (i >= 0) {
         try {
           return Promise.resolve(p.get(this.#codec, w.buf, i));
@@ -307,29 +359,17 @@ export class AsyncRandomAccessFile {
 
   /** Hot path of a positional primitive write: straight into the window when idle and there is room. */
   #putAt<W>(position: number | bigint, p: Primitive<unknown, W>, v: W): Promise<void> {
-    if (
-      !this.#busy &&
-      typeof position === "number" &&
-      Number.isSafeInteger(position) &&
-      position >= 0
-    ) {
+    if (!this.#busy) {
       const w = this.#w;
-      const saved = w.pointer;
-      w.pointer = position;
-      const i = w.writeIndex(p.width);
+      const i = w.writeIndexAt(position, p.width);
       if (i >= 0) {
-        let flush: boolean;
         try {
           p.set(this.#codec, w.buf, i, v);
-          flush = w.commit(i, p.width);
         } catch (error) {
           return Promise.reject(error);
-        } finally {
-          w.pointer = saved;
         }
-        return flush ? this.#submit(() => flushAll(w)) : DONE;
+        return w.commitAt(i, p.width) ? this.#submit(() => flushAll(w)) : DONE;
       }
-      w.pointer = saved;
     }
     return this.#at(position, () => writePrimitive(this.#w, this.#codec, p, v));
   }
@@ -372,17 +412,9 @@ export class AsyncRandomAccessFile {
     });
   }
 
-  /** Java's `skipBytes`: moves the pointer forward by up to `n` bytes, never past end of file. */
+  /** Java's `skipBytes`: moves the pointer forward by up to `n` bytes, never past end of file. `n` must be an integer (else a `RangeError`). */
   skipBytes(n: number): Promise<number> {
-    return this.#enqueue(async () => {
-      const w = this.#w;
-      w.begin();
-      if (n <= 0) return 0;
-      const pos = w.pointer;
-      const target = Math.min(pos + n, await this.#length());
-      w.pointer = target;
-      return target - pos;
-    });
+    return this.#enqueue(() => this.#drive(skipBytes(this.#w, n), false));
   }
 
   /** Reads a byte: true when it is not 0. */
@@ -807,68 +839,39 @@ export class AsyncRandomAccessFile {
     });
   }
 
-  async #length(): Promise<number> {
-    const r = await this.#backend.sizeAsync(this.#w.fd);
-    if (r < 0) throw systemCallError(r, "fstat", this.#path);
-    return this.#w.logicalLength(r);
-  }
-
   /** The file's length in bytes, counting this instance's unflushed writes. */
   length(): Promise<number> {
-    return this.#enqueue(async () => {
-      this.#w.begin();
-      return this.#length();
-    });
+    return this.#enqueue(() => this.#drive(length(this.#w), false));
   }
 
   /** Flushes, then truncates or extends the file; a pointer beyond `newLength` moves to it. */
   setLength(newLength: number | bigint): Promise<void> {
-    return this.#enqueue(async () => {
-      const w = this.#w;
-      w.begin();
-      if (newLength < 0) throw systemCallError(-EINVAL, "ftruncate", this.#path);
-      const n = toPosition(newLength, "length");
-      await this.#drive(flushAll(w), false);
-      const r = await this.#backend.truncateAsync(w.fd, n);
-      if (r < 0) throw systemCallError(r, "ftruncate", this.#path);
-      w.truncated(n);
-    });
+    return this.#enqueue(() => this.#drive(setLength(this.#w, newLength, this.#path), false));
   }
 
   /** Writes this instance's unflushed data to the OS (no `fsync`; see {@link sync}). */
   flush(): Promise<void> {
-    return this.#enqueue(async () => {
-      this.#w.begin();
-      await this.#drive(flushAll(this.#w), false);
-    });
+    return this.#enqueue(() => this.#drive(flush(this.#w), false));
   }
 
   /** Flushes, then `fsync`s. */
   sync(): Promise<void> {
-    return this.#enqueue(async () => {
-      this.#w.begin();
-      await this.#drive(flushAll(this.#w), false);
-      const r = await this.#backend.syncAsync(this.#w.fd);
-      if (r < 0) throw systemCallError(r, "fsync", this.#path);
-    });
+    return this.#enqueue(() => this.#drive(sync(this.#w, false), false));
   }
 
   /** Flushes, then `fdatasync`s. */
   datasync(): Promise<void> {
-    return this.#enqueue(async () => {
-      this.#w.begin();
-      await this.#drive(flushAll(this.#w), false);
-      const r = await this.#backend.datasyncAsync(this.#w.fd);
-      if (r < 0) throw systemCallError(r, "fdatasync", this.#path);
-    });
+    return this.#enqueue(() => this.#drive(sync(this.#w, true), false));
   }
 
   // ---- locks ----
 
   /**
    * Takes an advisory lock on a range (Java's `FileChannel.lock`), waiting while another holder
-   * conflicts, without blocking the event loop (the wait holds one libuv pool thread). Operations
-   * called after it run once it is granted. Exclusive by default; a file opened `"r"` may only take
+   * conflicts, without blocking the event loop or holding a libuv pool thread: the wait polls the
+   * non-blocking lock on timers (1 ms backing off to 50 ms), so it is not fair (a blocking waiter
+   * elsewhere may go first) and may notice a release up to 50 ms late. Operations called after it run
+   * once it is granted; {@link close} cancels it (it then rejects with `ClosedError`). Exclusive by default; a file opened `"r"` may only take
    * shared locks (`LockModeError`). Overlapping a lock this instance holds: `OverlappingFileLockError`.
    * The `node` backend has no locks: `LockUnsupportedError`. {@link close} releases them all.
    */
@@ -886,23 +889,17 @@ export class AsyncRandomAccessFile {
     w.begin();
     const range = planLock(options, this.#mode, this.#backend);
     this.#locks.check(range);
-    await this.#drive(flushAll(w), false);
-    const b = this.#backend;
-    if (!lockGranted(await b.lockAsync(w.fd, lockRequest(range, wait)), b, this.#path)) return null;
-    w.discard();
+    const r = await this.#drive(lock(w, lockRequest(range, wait)), false);
+    if (!lockGranted(r, this.#backend, this.#path)) return null;
     return this.#locks.add(new AsyncFileLock(range, this.#locks, (l) => this.#unlock(l)));
   }
 
-  #unlock(lock: AsyncFileLock): Promise<void> {
+  #unlock(held: AsyncFileLock): Promise<void> {
     return this.#enqueue(async () => {
       const w = this.#w;
-      if (w.closed || !lock.isValid()) return;
-      await this.#drive(flushAll(w), false);
-      // F_UNLCK never waits: a synchronous call.
-      const { position, length } = lockRequest(lock, false);
-      const r = this.#backend.unlock(w.fd, position, length);
-      if (r < 0) throw systemCallError(r, "fcntl", this.#path);
-      lock.released();
+      if (w.closed || !held.isValid()) return;
+      await this.#drive(unlock(w, lockRequest(held, false)), false);
+      held.released();
     });
   }
 
@@ -930,24 +927,23 @@ export class AsyncRandomAccessFile {
   /**
    * Flushes and closes, after every operation called before it. Idempotent. The descriptor is closed
    * even when the flush fails; that error is then the rejection (the unflushed data is lost).
+   * A {@link lock} still waiting for another holder (now, or when its turn comes) is cancelled: it
+   * rejects with `ClosedError` and takes no lock, so the close behind it can run.
    */
   close(): Promise<void> {
-    return this.#enqueue(async () => {
-      const w = this.#w;
-      if (w.closed) return;
-      let failure: unknown;
-      try {
-        await this.#drive(flushAll(w), false);
-      } catch (error) {
-        failure = error;
-      }
-      w.markClosed();
-      this.#locks.closed();
-      unguard(w);
-      const r = await this.#backend.closeAsync(w.fd);
-      if (failure !== undefined) throw failure;
-      if (r < 0) throw systemCallError(r, "close", this.#path);
-    });
+    // Cancel a lock() still waiting for another holder: the close queued behind it could never run.
+    this.#closing = true;
+    this.#waiting?.abort();
+    const w = this.#w;
+    return this.#enqueue(() =>
+      this.#drive(
+        close(w, () => {
+          this.#locks.closed();
+          unguard(w);
+        }),
+        false,
+      ),
+    );
   }
 
   /** `await using f = await AsyncRandomAccessFile.open(…)` closes it at the end of the block. */

@@ -1,5 +1,5 @@
 import type { SyncBackend } from "@rafkit/syscall-state";
-import { IO, type Window } from "./window";
+import type { Window } from "./window";
 
 /** What the guard needs to clean up after an instance: never the instance itself, or it could not be collected. */
 interface Held {
@@ -7,35 +7,16 @@ interface Held {
   readonly backend: SyncBackend;
 }
 
-/** Writes the window's dirty range with synchronous `pwrite`s, as `flush()` would. */
-function flushNow({ window, backend }: Held): void {
-  while (window.planFlush() === IO) {
-    window.complete(
-      backend.pwrite(window.fd, window.ioBuf, window.ioOff, window.ioLen, window.ioPos),
-    );
-  }
-}
-
-/** Every guarded, still-open file, so a normal process exit can flush what its owner forgot to. */
-const open = new Map<Window, Held>();
-let exitHookInstalled = false;
-
 /**
- * Closes the descriptor of a `RandomAccessFile` that became unreachable without `close()`, with a
- * process warning, as Node does for a `FileHandle`. Its unflushed writes are flushed first when
- * possible (a synchronous `pwrite`, as `close()` would do); if that fails they are lost, and the
- * warning says so.
+ * Closes the descriptor of a file instance that became unreachable without `close()`, with a process
+ * warning, as Node does for a `FileHandle`. Its unflushed writes are **discarded**, and the warning
+ * says how many bytes: writing them this late could replay old data over newer data that another
+ * writer has put there since (the JDK, unbuffered, wrote them when they were made).
  */
-const registry = new FinalizationRegistry<Held>((held) => {
-  open.delete(held.window);
-  const { window, backend } = held;
+const registry = new FinalizationRegistry<Held>(({ window, backend }) => {
   if (window.closed) return;
-  let lost = "";
-  try {
-    flushNow(held);
-  } catch (error) {
-    lost = `; its unflushed data was lost (${(error as Error).message})`;
-  }
+  const unflushed = window.dirty ? window.dirtyTo - window.dirtyFrom : 0;
+  const lost = unflushed > 0 ? `; its ${unflushed} unflushed bytes were discarded` : "";
   window.markClosed();
   backend.close(window.fd);
   process.emitWarning(
@@ -45,33 +26,15 @@ const registry = new FinalizationRegistry<Held>((held) => {
 });
 
 /**
- * At a normal exit (not a signal or a crash), writes the unflushed data of files never closed, so
- * buffering loses nothing that the JDK's unbuffered `RandomAccessFile` would have written. The OS
- * closes the descriptors.
+ * Watches `owner`: if it is collected while `window` is open, closes the descriptor (without writing).
+ * Nothing happens at process exit: unflushed writes of files never closed are lost, as a Java
+ * `BufferedOutputStream` never flushed loses them, and for the same reason as at collection.
  */
-function flushAllAtExit(): void {
-  for (const held of open.values()) {
-    try {
-      flushNow(held);
-    } catch {
-      // Exiting: nowhere left to report it.
-    }
-  }
-}
-
-/** Watches `owner`: if it is collected while `window` is open, closes the descriptor; at exit, flushes it. */
 export function guard(owner: object, window: Window, backend: SyncBackend): void {
-  const held = { window, backend };
-  open.set(window, held);
-  registry.register(owner, held, window);
-  if (!exitHookInstalled) {
-    exitHookInstalled = true;
-    process.on("exit", flushAllAtExit);
-  }
+  registry.register(owner, { window, backend }, window);
 }
 
 /** Stops watching (after an explicit close). */
 export function unguard(window: Window): void {
   registry.unregister(window);
-  open.delete(window);
 }

@@ -1,3 +1,4 @@
+import { constants } from "node:os";
 import {
   BigEndian,
   type ByteOrder,
@@ -8,9 +9,13 @@ import {
   type NumericArray,
   UTFDataFormatError,
 } from "@rafkit/bits";
+import { type LockRequest, systemCallError } from "@rafkit/syscall-state";
 import { EOFError } from "./errors";
+import { toCount, toPosition } from "./position";
 import type { Primitive } from "./primitives";
-import { EOF, IO, type Step, type Window } from "./window";
+import { EOF, IO, type Step, type SystemCall, type Window } from "./window";
+
+const EINVAL = constants.errno.EINVAL;
 
 /**
  * An operation on a {@link Window}, written once for both drivers: a generator that yields each time
@@ -256,4 +261,105 @@ export function* at<T>(w: Window, position: number, op: Op<T>): Op<T> {
   } finally {
     w.pointer = saved;
   }
+}
+
+// ---- the operations that make other system calls: written once, each call a yield ----
+
+/** Makes `call` (see {@link Window.requestCall}) and returns its raw result (`-errno` on failure). */
+export function* systemCall(
+  w: Window,
+  call: SystemCall,
+  length = 0,
+  lock?: LockRequest,
+): Op<number> {
+  w.requestCall(call, length, lock);
+  yield;
+  return w.result;
+}
+
+/** The file's length as this instance sees it: the OS size, counting unflushed writes (no `begin`). */
+function* logicalLength(w: Window): Op<number> {
+  const r = yield* systemCall(w, "size");
+  if (r < 0) throw systemCallError(r, "fstat", w.path);
+  return w.logicalLength(r);
+}
+
+/** `length()`. */
+export function* length(w: Window): Op<number> {
+  w.begin();
+  return yield* logicalLength(w);
+}
+
+/** `flush()`. */
+export function* flush(w: Window): Op<void> {
+  w.begin();
+  yield* flushAll(w);
+}
+
+/** Java's `skipBytes`: `n` checked before anything moves; never past end of file. */
+export function* skipBytes(w: Window, n: number): Op<number> {
+  w.begin();
+  toCount(n, "skipBytes count");
+  if (n <= 0) return 0;
+  const pos = w.pointer;
+  const target = Math.min(pos + n, yield* logicalLength(w));
+  w.pointer = target;
+  return target - pos;
+}
+
+/** `setLength`: flushes, then `ftruncate`; Java's `EINVAL` for a negative length, before any I/O. */
+export function* setLength(w: Window, newLength: number | bigint, path: string): Op<void> {
+  w.begin();
+  if (newLength < 0) throw systemCallError(-EINVAL, "ftruncate", path);
+  const n = toPosition(newLength, "length");
+  yield* flushAll(w);
+  const r = yield* systemCall(w, "truncate", n);
+  if (r < 0) throw systemCallError(r, "ftruncate", path);
+  w.truncated(n);
+}
+
+/** `sync()` (`fsync`) or `datasync()` (`fdatasync`): flushes first. */
+export function* sync(w: Window, data: boolean): Op<void> {
+  w.begin();
+  yield* flushAll(w);
+  const r = yield* systemCall(w, data ? "datasync" : "sync");
+  if (r < 0) throw systemCallError(r, data ? "fdatasync" : "fsync", w.path);
+}
+
+/**
+ * Takes a lock (the range already checked): flushes our pending writes first (a failure then leaves no
+ * lock behind), then forgets the window's clean bytes, which the previous holder may have changed.
+ * The raw result: 0 when granted, else `-errno` for the caller to interpret.
+ */
+export function* lock(w: Window, request: LockRequest): Op<number> {
+  yield* flushAll(w);
+  const r = yield* systemCall(w, "lock", 0, request);
+  if (r >= 0) w.discard();
+  return r;
+}
+
+/** Releases a lock: flushes first, so the next holder sees what was written under it. */
+export function* unlock(w: Window, request: LockRequest): Op<void> {
+  yield* flushAll(w);
+  const r = yield* systemCall(w, "unlock", 0, request);
+  if (r < 0) throw systemCallError(r, "fcntl", w.path);
+}
+
+/**
+ * Flushes and closes; idempotent. The descriptor is closed even when the flush fails (that error is
+ * then thrown: the data is lost); `closed` runs once the window is marked closed.
+ */
+export function* close(w: Window, closed: () => void): Op<void> {
+  if (w.closed) return;
+  let failure: unknown;
+  try {
+    yield* flushAll(w);
+  } catch (error) {
+    failure = error;
+  }
+  w.markClosed();
+  closed();
+  const r = yield* systemCall(w, "close");
+  if (failure !== undefined) throw failure;
+  if (r < 0) throw systemCallError(r, "close", w.path);
 }

@@ -28,3 +28,22 @@ export function toPosition(value: number | bigint, what: string): number {
 function negative(what: string): OffsetRangeError {
   return new OffsetRangeError(what === "seek offset" ? "Negative seek offset" : `Negative ${what}`);
 }
+
+/**
+ * A count that feeds the file pointer (Java's `int` parameters, e.g. `skipBytes`): any safe integer,
+ * negative included. One rule for every numeric argument: a `number` that is not an integer (NaN,
+ * ±Infinity, a fraction) is a `RangeError` (`ERR_OUT_OF_RANGE`), a non-number a `TypeError`
+ * (`ERR_INVALID_ARG_TYPE`), thrown before anything changes. (Java truncates a fraction to an `int`;
+ * JavaScript has no such conversion at the call, and a silent `Math.trunc` would hide NaN.)
+ */
+export function toCount(value: number, what: string): number {
+  if (typeof value !== "number") {
+    const error = new TypeError(`${what} must be a number, got ${typeof value}`);
+    (error as TypeError & { code: string }).code = "ERR_INVALID_ARG_TYPE";
+    throw error;
+  }
+  if (!Number.isSafeInteger(value)) {
+    throw new OffsetRangeError(`${what} must be a safe integer, got ${value}`);
+  }
+  return value;
+}

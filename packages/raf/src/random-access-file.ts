@@ -1,4 +1,3 @@
-import { constants } from "node:os";
 import type { Readable, Writable } from "node:stream";
 import type { ByteOrder, Codec, NumericArray } from "@rafkit/bits";
 import { type FileMode, type SyncBackend, systemCallError } from "@rafkit/syscall-state";
@@ -9,8 +8,13 @@ import { latin1Of, openWindow, planOpen, rejectDirectory } from "./open-file";
 import {
   at,
   charBytes,
+  close,
   fill,
+  flush,
+  flushAll,
   latin1Bytes,
+  length,
+  lock,
   type Op,
   readArray,
   readByte,
@@ -20,6 +24,10 @@ import {
   readSome,
   readUTF,
   room,
+  setLength,
+  skipBytes,
+  sync,
+  unlock,
   writeArray,
   writeBytes,
   writePrimitive,
@@ -47,9 +55,7 @@ import {
   type ReadStreamOptions,
   type WriteStreamOptions,
 } from "./streams";
-import { IO, type Window } from "./window";
-
-const EINVAL = constants.errno.EINVAL;
+import type { Window } from "./window";
 
 /**
  * `java.io.RandomAccessFile` for Node.js: Java's names and semantics, `DataInput`/`DataOutput`
@@ -116,7 +122,11 @@ export class RandomAccessFile {
     return this.#mode;
   }
 
-  /** The OS file descriptor (Java's `getFD()`), or -1 once closed. */
+  /**
+   * The OS file descriptor (Java's `getFD()`), or -1 once closed. Its file offset is unspecified: this
+   * class only makes positional calls, and the native backend's `length()` is `lseek(SEEK_END)`, which
+   * moves it. Use positional calls (`pread`/`pwrite`) on it too.
+   */
   get fd(): number {
     return this.#w.closed ? -1 : this.#w.fd;
   }
@@ -146,11 +156,38 @@ export class RandomAccessFile {
   #io(): void {
     const w = this.#w;
     const b = this.#backend;
+    if (w.isCall) {
+      w.complete(this.#call());
+      return;
+    }
     w.complete(
       w.ioWrite
         ? b.pwrite(w.fd, w.ioBuf, w.ioOff, w.ioLen, w.ioPos)
         : b.pread(w.fd, w.ioBuf, w.ioOff, w.ioLen, w.ioPos),
     );
+  }
+
+  /** The pending system call other than `pread`/`pwrite`: its raw result. */
+  #call(): number {
+    const w = this.#w;
+    const b = this.#backend;
+    const fd = w.fd;
+    switch (w.call) {
+      case "size":
+        return b.size(fd);
+      case "truncate":
+        return b.truncate(fd, w.callLength);
+      case "sync":
+        return b.sync(fd);
+      case "datasync":
+        return b.datasync(fd);
+      case "lock":
+        return b.lock(fd, w.callLock!);
+      case "unlock":
+        return b.unlock(fd, w.callLock!.position, w.callLock!.length);
+      case "close":
+        return b.close(fd);
+    }
   }
 
   /** Runs a shared operation to completion, making each system call it yields for. */
@@ -179,8 +216,7 @@ export class RandomAccessFile {
   }
 
   #flushAll(): void {
-    const w = this.#w;
-    while (w.planFlush() === IO) this.#io();
+    this.#run(flushAll(this.#w));
   }
 
   #commit(i: number, n: number): void {
@@ -194,37 +230,21 @@ export class RandomAccessFile {
   /** A positional primitive read: straight from the window when the bytes are there. */
   #getAt<R>(position: number | bigint, p: Primitive<R, unknown>): R {
     const w = this.#w;
-    if (typeof position === "number" && Number.isSafeInteger(position) && position >= 0) {
-      const saved = w.pointer;
-      w.pointer = position;
-      const i = w.takeRead(p.width);
-      w.pointer = saved;
-      if (i >= 0) return p.get(this.#codec, w.buf, i);
-    }
+    const i = w.takeReadAt(position, p.width);
+    if (i >= 0) return p.get(this.#codec, w.buf, i);
     return this.#at(position, readPrimitive(w, this.#codec, p));
   }
 
   /** A positional primitive write: straight into the window when there is room. */
   #putAt<W>(position: number | bigint, p: Primitive<unknown, W>, v: W): void {
     const w = this.#w;
-    if (typeof position === "number" && Number.isSafeInteger(position) && position >= 0) {
-      const saved = w.pointer;
-      w.pointer = position;
-      const i = w.writeIndex(p.width);
-      if (i >= 0) {
-        let flush: boolean;
-        try {
-          p.set(this.#codec, w.buf, i, v);
-          flush = w.commit(i, p.width);
-        } finally {
-          w.pointer = saved;
-        }
-        if (flush) this.#flushAll();
-        return;
-      }
-      w.pointer = saved;
+    const i = w.writeIndexAt(position, p.width);
+    if (i < 0) {
+      this.#at(position, writePrimitive(w, this.#codec, p, v));
+      return;
     }
-    this.#at(position, writePrimitive(w, this.#codec, p, v));
+    p.set(this.#codec, w.buf, i, v);
+    if (w.commitAt(i, p.width)) this.#flushAll();
   }
 
   /** Runs `op` at `position` (positional I/O): the file pointer does not move. */
@@ -260,15 +280,12 @@ export class RandomAccessFile {
     this.#run(readFully(this.#w, buf, off, len));
   }
 
-  /** Java's `skipBytes`: moves the pointer forward by up to `n` bytes, never past end of file; returns the distance moved. */
+  /**
+   * Java's `skipBytes`: moves the pointer forward by up to `n` bytes, never past end of file; returns the
+   * distance moved. `n` must be an integer (a `RangeError` for NaN or a fraction, before anything moves).
+   */
   skipBytes(n: number): number {
-    this.#checkOpen();
-    if (n <= 0) return 0;
-    const pos = this.#w.pointer;
-    const len = this.length();
-    const target = Math.min(pos + n, len);
-    this.#w.pointer = target;
-    return target - pos;
+    return this.#run(skipBytes(this.#w, n));
   }
 
   /** Reads a byte: true when it is not 0. */
@@ -714,10 +731,7 @@ export class RandomAccessFile {
 
   /** The file's length in bytes, counting this instance's unflushed writes. One system call. */
   length(): number {
-    this.#checkOpen();
-    const r = this.#backend.size(this.#w.fd);
-    if (r < 0) throw systemCallError(r, "fstat", this.#path);
-    return this.#w.logicalLength(r);
+    return this.#run(length(this.#w));
   }
 
   /**
@@ -725,35 +739,22 @@ export class RandomAccessFile {
    * A negative length fails as in Java, with `EINVAL` from `ftruncate` (before any I/O).
    */
   setLength(newLength: number | bigint): void {
-    this.#checkOpen();
-    if (newLength < 0) throw systemCallError(-EINVAL, "ftruncate", this.#path);
-    const n = toPosition(newLength, "length");
-    this.#flushAll();
-    const r = this.#backend.truncate(this.#w.fd, n);
-    if (r < 0) throw systemCallError(r, "ftruncate", this.#path);
-    this.#w.truncated(n);
+    this.#run(setLength(this.#w, newLength, this.#path));
   }
 
   /** Writes this instance's unflushed data to the OS (no `fsync`; see {@link sync}). */
   flush(): void {
-    this.#checkOpen();
-    this.#flushAll();
+    this.#run(flush(this.#w));
   }
 
   /** Flushes, then `fsync`s: content and metadata reach the device (Java's `getFD().sync()`). */
   sync(): void {
-    this.#checkOpen();
-    this.#flushAll();
-    const r = this.#backend.sync(this.#w.fd);
-    if (r < 0) throw systemCallError(r, "fsync", this.#path);
+    this.#run(sync(this.#w, false));
   }
 
   /** Flushes, then `fdatasync`s: content (and the metadata needed to read it) reach the device. */
   datasync(): void {
-    this.#checkOpen();
-    this.#flushAll();
-    const r = this.#backend.datasync(this.#w.fd);
-    if (r < 0) throw systemCallError(r, "fdatasync", this.#path);
+    this.#run(sync(this.#w, true));
   }
 
   // ---- locks ----
@@ -778,22 +779,15 @@ export class RandomAccessFile {
     this.#checkOpen();
     const range = planLock(options, this.#mode, this.#backend);
     this.#locks.check(range);
-    // Our own pending writes go out before the lock is taken (a failure then leaves no lock behind).
-    this.#flushAll();
-    const b = this.#backend;
-    if (!lockGranted(b.lock(this.#w.fd, lockRequest(range, wait)), b, this.#path)) return null;
-    // Bytes read before the lock may since have been changed by the previous holder.
-    this.#w.discard();
+    const r = this.#run(lock(this.#w, lockRequest(range, wait)));
+    if (!lockGranted(r, this.#backend, this.#path)) return null;
     return this.#locks.add(new FileLock(range, this.#locks, (l) => this.#unlock(l)));
   }
 
-  #unlock(lock: FileLock): void {
+  #unlock(held: FileLock): void {
     if (this.#w.closed) return;
-    this.#flushAll();
-    const { position, length } = lockRequest(lock, false);
-    const r = this.#backend.unlock(this.#w.fd, position, length);
-    if (r < 0) throw systemCallError(r, "fcntl", this.#path);
-    lock.released();
+    this.#run(unlock(this.#w, lockRequest(held, false)));
+    held.released();
   }
 
   // ---- streams ----
@@ -818,19 +812,12 @@ export class RandomAccessFile {
    */
   close(): void {
     const w = this.#w;
-    if (w.closed) return;
-    let failure: unknown;
-    try {
-      this.#flushAll();
-    } catch (error) {
-      failure = error;
-    }
-    w.markClosed();
-    this.#locks.closed();
-    unguard(w);
-    const r = this.#backend.close(w.fd);
-    if (failure !== undefined) throw failure;
-    if (r < 0) throw systemCallError(r, "close", this.#path);
+    this.#run(
+      close(w, () => {
+        this.#locks.closed();
+        unguard(w);
+      }),
+    );
   }
 
   /** `using f = new RandomAccessFile(…)` closes it at the end of the block. */

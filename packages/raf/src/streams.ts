@@ -1,6 +1,6 @@
 import { Readable, Writable } from "node:stream";
 import { OffsetRangeError } from "./errors";
-import { toPosition } from "./position";
+import { toCount, toPosition } from "./position";
 
 /** Options of `createReadStream`: a byte range, as `fs.createReadStream`'s. */
 export interface ReadStreamOptions {
@@ -8,7 +8,7 @@ export interface ReadStreamOptions {
   start?: number | bigint;
   /** Last byte to read, **inclusive** (as `fs.createReadStream`). Default: to end of file. */
   end?: number | bigint;
-  /** Bytes per read and the stream's buffer target. Default 64 KiB. */
+  /** Bytes per read and the stream's buffer target. Default 64 KiB; 0 reads 64 KiB chunks with no read-ahead. */
   highWaterMark?: number;
 }
 
@@ -29,6 +29,15 @@ export interface PositionalFile {
 
 const DEFAULT_HIGH_WATER_MARK = 64 * 1024;
 
+/** A stream's `highWaterMark`: a non-negative integer (0: no read-ahead), 64 KiB by default. */
+function checkHighWaterMark(value: number | undefined): number {
+  if (value === undefined) return DEFAULT_HIGH_WATER_MARK;
+  if (toCount(value, "highWaterMark") < 0) {
+    throw new OffsetRangeError(`highWaterMark must not be negative, got ${value}`);
+  }
+  return value;
+}
+
 /** A `Readable` over `[start, end]` of `file`, one positional read per `_read` (so it pulls only as fast as it is consumed). */
 export function createRangeReadStream(file: PositionalFile, options: ReadStreamOptions): Readable {
   let pos = toPosition(options.start ?? 0, "start");
@@ -37,11 +46,12 @@ export function createRangeReadStream(file: PositionalFile, options: ReadStreamO
   if (last < pos - 1) {
     throw new OffsetRangeError(`"end" (${last}) must be at least "start" - 1 (${pos - 1})`);
   }
-  const highWaterMark = options.highWaterMark ?? DEFAULT_HIGH_WATER_MARK;
+  const highWaterMark = checkHighWaterMark(options.highWaterMark);
   return new Readable({
     highWaterMark,
     read(size) {
-      const n = Math.min(size, last + 1 - pos);
+      // highWaterMark 0 (no read-ahead) asks for 0 bytes: still read a chunk, or the stream would end.
+      const n = Math.min(size > 0 ? size : DEFAULT_HIGH_WATER_MARK, last + 1 - pos);
       if (n <= 0) {
         this.push(null);
         return;
@@ -70,7 +80,7 @@ export function createRangeWriteStream(
   options: WriteStreamOptions,
 ): Writable {
   let pos = toPosition(options.start ?? 0, "start");
-  const highWaterMark = options.highWaterMark ?? DEFAULT_HIGH_WATER_MARK;
+  const highWaterMark = checkHighWaterMark(options.highWaterMark);
   return new Writable({
     highWaterMark,
     write(chunk: Buffer, _encoding, callback) {

@@ -1,5 +1,5 @@
 import { constants } from "node:os";
-import { systemCallError } from "@rafkit/syscall-state";
+import { type LockRequest, systemCallError } from "@rafkit/syscall-state";
 import { ClosedError } from "./errors";
 
 const EINTR = constants.errno.EINTR;
@@ -20,6 +20,11 @@ const FILL = 1;
 const FLUSH = 2;
 const DIRECT_READ = 3;
 const DIRECT_WRITE = 4;
+/** Any other system call ({@link SystemCall}): its raw result goes to `result`, never thrown by `complete`. */
+const CALL = 5;
+
+/** The system calls other than `pread`/`pwrite` an operation can ask its driver for (see {@link Window.requestCall}). */
+export type SystemCall = "size" | "truncate" | "sync" | "datasync" | "lock" | "unlock" | "close";
 
 /**
  * The I/O-free core of a random access file: the file pointer and ONE window over a file range that
@@ -48,6 +53,8 @@ export class Window {
   dirtyTo = 0;
   /** The configured buffer size (0 = unbuffered). */
   readonly capacity: number;
+  /** Unbuffered: `buf.subarray(0, k)` for each width k, made once, so a primitive's system call allocates no view. */
+  readonly #views: Uint8Array[] | undefined;
   /** Where the write hot path may write up to: `capacity`, or 0 when writes must take the slow path. */
   limit: number;
   /** Every write must reach the OS before its call returns (`rws`, `rwd`, unbuffered). */
@@ -67,10 +74,17 @@ export class Window {
   ioOff = 0;
   ioLen = 0;
   ioPos = 0;
+  /** A pending {@link CALL}: which one, its length argument (`truncate`), its lock request (`lock`/`unlock`). */
+  call: SystemCall = "size";
+  callLength = 0;
+  callLock: LockRequest | undefined;
+  /** The raw result (or `-errno`) of the last completed {@link CALL}. */
+  result = 0;
 
-  /** Per-operation progress: bytes transferred, and whether the file ended. Reset by {@link begin}. */
+  /** Per-operation progress: bytes transferred, whether the file ended, whether a read reached the OS. Reset by {@link begin}. */
   done = 0;
   eof = false;
+  readMade = false;
 
   /** `readLine` state: the text so far, and whether a `\r` was just consumed. */
   line = "";
@@ -87,6 +101,9 @@ export class Window {
     this.capacity = capacity;
     this.buf = new Uint8Array(Math.max(capacity, 8));
     this.ioBuf = this.buf;
+    const buf = this.buf;
+    this.#views =
+      capacity === 0 ? Array.from({ length: 9 }, (_, k) => buf.subarray(0, k)) : undefined;
     this.readOnly = options.readOnly;
     this.writeThrough = options.writeThrough || capacity === 0;
     this.limit = this.readOnly ? 0 : capacity;
@@ -102,6 +119,7 @@ export class Window {
     if (this.closed) throw new ClosedError();
     this.done = 0;
     this.eof = false;
+    this.readMade = false;
     this.line = "";
     this.lineCR = false;
     // Unbuffered: never serve bytes a failed operation left behind.
@@ -216,7 +234,7 @@ export class Window {
   planReadBytes(dst: Uint8Array, off: number, len: number, some: boolean): Step {
     for (;;) {
       const rem = len - this.done;
-      if (rem === 0 || (some && this.done > 0)) return READY;
+      if (rem === 0 || (some && this.done > 0 && this.readMade)) return READY;
       const i = this.pointer - this.start;
       if (i >= 0 && i < this.valid) {
         const k = Math.min(this.valid - i, rem);
@@ -226,6 +244,11 @@ export class Window {
         continue;
       }
       if (this.eof) return EOF;
+      if (some && this.done > 0) {
+        // The window's part is copied (the pointer is at its end, so no dirty byte lies ahead): one
+        // direct read for the rest, as the JDK's single read(2) asks the OS for all `len` bytes.
+        return this.request(DIRECT_READ, false, dst, off + this.done, rem, this.pointer);
+      }
       if (rem >= this.capacity) {
         if (this.dirty) return this.requestFlush();
         return this.request(DIRECT_READ, false, dst, off + this.done, rem, this.pointer);
@@ -350,13 +373,23 @@ export class Window {
    * is simply not done.
    */
   complete(r: number): void {
+    if (this.kind === CALL) {
+      this.result = r;
+      this.kind = 0;
+      return;
+    }
     if (r < 0) {
       if (r === -EINTR) return;
-      if (this.kind === FLUSH && this.capacity === 0) this.dropUnflushed();
+      if (this.capacity === 0) {
+        if (this.kind === FLUSH) this.dropUnflushed();
+        // Unbuffered: bytes a failed read left behind must not serve the next hot-path read.
+        else if (!this.dirty) this.valid = 0;
+      }
       throw systemCallError(r, this.ioWrite ? "write" : "read", this.path);
     }
     switch (this.kind) {
       case FILL:
+        this.readMade = true;
         if (r === 0) this.eof = true;
         else this.valid += r;
         break;
@@ -373,6 +406,7 @@ export class Window {
         }
         break;
       case DIRECT_READ:
+        this.readMade = true;
         if (r === 0) this.eof = true;
         else {
           this.pointer += r;
@@ -390,6 +424,47 @@ export class Window {
       }
     }
     this.kind = 0;
+  }
+
+  /**
+   * Asks the driver for `call` (with `length` for `truncate`, `lock` for `lock`/`unlock`); the operation
+   * then yields once, and finds the raw result in {@link result}. No retry on `-EINTR` here: the backend
+   * retries every call but `close`, which must never be retried.
+   */
+  requestCall(call: SystemCall, length = 0, lock?: LockRequest): void {
+    this.kind = CALL;
+    this.call = call;
+    this.callLength = length;
+    this.callLock = lock;
+  }
+
+  /** Whether the pending request is a {@link requestCall} (else a `pread`/`pwrite`). */
+  get isCall(): boolean {
+    return this.kind === CALL;
+  }
+
+  /** Hot path of a positional read: the index in `buf` of `n` readable bytes at `position`, or -1. The pointer does not move. */
+  takeReadAt(position: number | bigint, n: number): number {
+    if (typeof position !== "number" || !(position >= 0)) return -1;
+    const i = position - this.start;
+    return i >= 0 && i + n <= this.valid && Number.isSafeInteger(position) ? i : -1;
+  }
+
+  /** Hot path of a positional write: the index in `buf` where `n` bytes at `position` may go, or -1 (then {@link commitAt}). */
+  writeIndexAt(position: number | bigint, n: number): number {
+    if (typeof position !== "number" || !(position >= 0)) return -1;
+    const i = position - this.start;
+    return i >= 0 && i <= this.valid && i + n <= this.limit && Number.isSafeInteger(position)
+      ? i
+      : -1;
+  }
+
+  /** {@link commit} for a positional write: the pointer does not move. */
+  commitAt(i: number, n: number): boolean {
+    const saved = this.pointer;
+    const flush = this.commit(i, n);
+    this.pointer = saved;
+    return flush;
   }
 
   /** Unbuffered: a write that failed is not done; the pointer stays after what did reach the file. */
@@ -421,7 +496,8 @@ export class Window {
   ): Step {
     this.kind = kind;
     this.ioWrite = write;
-    this.ioBuf = buf;
+    // An exact-length view at offset 0 is what the native backend passes on without a subarray.
+    this.ioBuf = off === 0 && buf === this.buf ? (this.#views?.[len] ?? buf) : buf;
     this.ioOff = off;
     this.ioLen = len;
     this.ioPos = pos;

@@ -2,7 +2,7 @@ import { chmodSync, existsSync, readFileSync, writeFileSync } from "node:fs";
 import { getBackend } from "@rafkit/syscall-state";
 import { faultBackend } from "@rafkit/syscall-state/testing";
 import { describe, expect, test } from "vitest";
-import { EOFError, RandomAccessFile } from "../src/index";
+import { AsyncRandomAccessFile, EOFError, RandomAccessFile } from "../src/index";
 import { tempDir } from "./support/temp";
 
 const tmp = tempDir();
@@ -364,6 +364,22 @@ describe("modes", () => {
     },
   );
 
+  test.each(["node", "native"] as const)(
+    "a path with a NUL byte is node:fs's TypeError, and no other file is created (%s backend)",
+    async (backend) => {
+      const real = tmp("victim");
+      const evil = `${real}\u0000.ext`;
+      const shape = { name: "TypeError", code: "ERR_INVALID_ARG_VALUE" };
+      expect(() => new RandomAccessFile(evil, "rw", { backend })).toThrow(
+        expect.objectContaining(shape),
+      );
+      await expect(AsyncRandomAccessFile.open(evil, "rw", { backend })).rejects.toMatchObject(
+        shape,
+      );
+      expect(existsSync(real)).toBe(false);
+    },
+  );
+
   test.skipIf(process.getuid?.() === 0)("a file without permission fails with EACCES", () => {
     const p = tmp("locked.bin");
     writeFileSync(p, "x");
@@ -477,6 +493,64 @@ describe("buffering", () => {
       f.close();
     },
   );
+
+  test.each(["node", "native"] as const)(
+    "bufferSize 0 after a failed read: no stale bytes, still one system call per primitive (%s)",
+    (kind) => {
+      const p = tmp("unbuf-fail.bin");
+      writeFileSync(p, Uint8Array.of(1, 2, 3, 4, 5, 6, 7, 8));
+      const backend = faultBackend(getBackend(kind));
+      const f = new RandomAccessFile(p, "r", { bufferSize: 0, backend });
+      // readInt: the first pread brings 2 bytes, the second fails.
+      backend.inject({ call: "pread", shortTransfer: 2, times: 1 });
+      backend.inject({ call: "pread", errno: "EIO", after: 1, times: 1 });
+      expect(() => f.readInt()).toThrow(expect.objectContaining({ code: "EIO" }));
+      backend.clearRules();
+      expect(f.getFilePointer()).toBe(0);
+      writeFileSync(p, Uint8Array.of(0xaa, 0xbb, 3, 4, 5, 6, 7, 8)); // another writer
+      backend.resetCalls();
+      expect(f.readUnsignedShort()).toBe(0xaabb);
+      expect(backend.calls.pread).toBe(1);
+      backend.resetCalls();
+      expect(f.readShort()).toBe(0x0304);
+      expect(backend.calls.pread).toBe(1);
+      f.close();
+    },
+  );
+
+  test("read(buf) across the window's end: the window's bytes plus ONE read for the rest, as the JDK's one read(2)", () => {
+    const p = tmp("short.bin");
+    const data = Uint8Array.from({ length: 10000 }, (_, k) => k % 251);
+    writeFileSync(p, data);
+    const backend = faultBackend(getBackend());
+    const f = new RandomAccessFile(p, "r", { backend });
+    f.readByte(); // window = [0, 8192)
+    f.seek(8191);
+    backend.resetCalls();
+    const buf = new Uint8Array(100);
+    expect(f.read(buf)).toBe(100);
+    expect(backend.calls.pread).toBe(1);
+    expect(buf).toEqual(data.subarray(8191, 8291));
+    expect(f.getFilePointer()).toBe(8291);
+    // Near EOF: what there is, in one call; then -1.
+    f.seek(9990);
+    backend.resetCalls();
+    expect(f.read(new Uint8Array(100))).toBe(10);
+    expect(backend.calls.pread).toBeLessThanOrEqual(1);
+    expect(f.read(new Uint8Array(100))).toBe(-1);
+    // The same across a window holding unflushed writes: they are read back, the rest from the file.
+    const g = new RandomAccessFile(tmp("short-dirty.bin"), "rw", { backend });
+    g.write(data);
+    g.seek(8100);
+    g.writeInt(-1); // dirty, inside the window
+    g.seek(8100);
+    const back = new Uint8Array(200);
+    expect(g.read(back)).toBe(200);
+    expect([...back.subarray(0, 4)]).toEqual([255, 255, 255, 255]);
+    expect(back.subarray(4)).toEqual(data.subarray(8104, 8300));
+    g.close();
+    f.close();
+  });
 
   test("buffered: primitives served from the window cost no system call; large transfers bypass it in one call", () => {
     const backend = faultBackend(getBackend());

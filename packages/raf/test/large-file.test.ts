@@ -49,8 +49,17 @@ describe.each(["node", "native"] as const)("files beyond 4 GiB (%s backend, spar
       const fd = openSync(p, "r");
       const b = Buffer.alloc(8);
       readSync(fd, b, 0, 8, 4.5 * GiB + 3);
-      closeSync(fd);
       expect(b.readBigInt64BE(0)).toBe(0x0102030405060708n);
+      // The buffered UTF right after it: a 2-byte length, then its bytes.
+      const utf = Buffer.alloc(2 + 12);
+      readSync(fd, utf, 0, utf.length, 4.5 * GiB + 3 + 8);
+      expect(utf.readUInt16BE(0)).toBe(12);
+      expect(utf.toString("latin1", 2)).toBe("beyond 4 GiB");
+      // The int straddling 2^32: two bytes on each side of the 32-bit boundary.
+      const straddle = Buffer.alloc(4);
+      readSync(fd, straddle, 0, 4, 2 ** 32 - 2);
+      expect(straddle.readInt32BE(0)).toBe(-559038737);
+      closeSync(fd);
       rmSync(p);
     },
   );
@@ -90,6 +99,16 @@ describe.each(["node", "native"] as const)(
         expect(s.readIntAt(2 ** 32 - 1)).toBe(0x7f00ff01);
         expect(s.getFilePointer()).toBe(0);
         s.close();
+        // And so does plain node:fs: the UTF after the long, and the int straddling 2^32.
+        const fd = openSync(p, "r");
+        const utf = Buffer.alloc(2 + 18);
+        readSync(fd, utf, 0, utf.length, 4.5 * GiB + 5 + 8);
+        expect(utf.readUInt16BE(0)).toBe(18);
+        expect(utf.toString("latin1", 2)).toBe("async beyond 4 GiB");
+        const straddle = Buffer.alloc(4);
+        readSync(fd, straddle, 0, 4, 2 ** 32 - 1);
+        expect(straddle.readInt32BE(0)).toBe(0x7f00ff01);
+        closeSync(fd);
         rmSync(p);
       },
     );

@@ -1,4 +1,4 @@
-import { type ChildProcess, fork } from "node:child_process";
+import { type ChildProcess, fork, spawnSync } from "node:child_process";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { isNativeAvailable } from "@rafkit/syscall-state";
@@ -177,6 +177,60 @@ describe.skipIf(!native || !existsSync(dist))(
       expect(l3.isValid()).toBe(false);
       expect(await h.ask("tryLock")).toBe(true);
     });
+  },
+);
+
+describe.skipIf(!native || process.platform !== "linux")(
+  "a waiting async lock() holds no pool thread (Linux OFD locks: two instances conflict)",
+  () => {
+    test("close() cancels a waiting lock(): it rejects with ClosedError, takes nothing, and close completes", async () => {
+      const p = lockFile();
+      const a = await AsyncRandomAccessFile.open(p, "rw", { backend: "native" });
+      const b = await AsyncRandomAccessFile.open(p, "rw", { backend: "native" });
+      const held = await a.lock();
+      const outcome = (l: Promise<unknown>) =>
+        l.then(
+          () => "granted",
+          (e: { code?: string }) => e.code,
+        );
+      const waiting = outcome(b.lock());
+      // Behind the first: it never starts waiting.
+      const queued = outcome(b.lock({ position: 100, size: 1 }));
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      await b.close();
+      expect(await waiting).toBe("ERR_RAF_CLOSED");
+      expect(await queued).toBe("ERR_RAF_CLOSED");
+      expect(held.isValid()).toBe(true);
+      // Nobody else got the lock: a third instance still conflicts until A releases.
+      const c = await AsyncRandomAccessFile.open(p, "rw", { backend: "native" });
+      expect(await c.tryLock()).toBeNull();
+      await held.release();
+      const mine = await c.tryLock();
+      expect(mine?.isValid()).toBe(true);
+      await c.close();
+      await a.close();
+    });
+
+    test.skipIf(!existsSync(dist))(
+      "with UV_THREADPOOL_SIZE=1: a release that must flush is not starved, and process.exit() does not hang",
+      () => {
+        const script = fileURLToPath(new URL("./fixtures/lock-wait-pool.mjs", import.meta.url));
+        const r = spawnSync(process.execPath, [script, dist, lockFile()], {
+          encoding: "utf8",
+          env: { ...process.env, UV_THREADPOOL_SIZE: "1" },
+          timeout: 20_000,
+        });
+        expect(r.signal, r.stderr).toBeNull();
+        expect(r.status, r.stderr).toBe(0);
+        expect(JSON.parse(r.stdout)).toEqual({
+          waitedWhileHeld: true,
+          fsWhileWaiting: "ok",
+          release: "ok",
+          bLocked: true,
+          bSees: 42,
+        });
+      },
+    );
   },
 );
 

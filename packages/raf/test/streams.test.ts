@@ -28,6 +28,17 @@ function slowSink(chunks: Buffer[], onWrite: () => void): Writable {
 }
 
 describe.each(["sync", "async"] as const)("streams (%s class)", (kind) => {
+  test("createReadStream with highWaterMark 0 (no read-ahead) still reads every byte", async () => {
+    const p = tmp("hwm0.bin");
+    const data = randomBytes(100_000);
+    writeFileSync(p, data);
+    const f = await open(kind, p, "r");
+    const chunks: Buffer[] = [];
+    for await (const c of f.createReadStream({ highWaterMark: 0 })) chunks.push(c as Buffer);
+    expect(Buffer.concat(chunks).equals(data)).toBe(true);
+    await f.close();
+  });
+
   test("createReadStream over [start, end] through pipeline into a slow consumer: exact bytes, bounded buffering", async () => {
     const p = tmp("read.bin");
     const data = randomBytes(1 << 20);

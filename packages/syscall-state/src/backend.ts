@@ -20,6 +20,11 @@ export interface LockRequest {
   readonly wait: boolean;
   readonly position: number;
   readonly length: number;
+  /**
+   * Cancels a waiting {@link AsyncBackend.lockAsync}: once aborted, it stops polling and rejects with
+   * `signal.reason` (no lock is taken). Ignored by the synchronous `lock`.
+   */
+  readonly signal?: AbortSignal;
 }
 
 /** `posix_fadvise` advice, by its POSIX name without the `POSIX_FADV_` prefix. */
@@ -41,7 +46,11 @@ export interface SyncBackend {
   readonly name: string;
   /** What this backend supports; absent on third-party backends written before it existed. */
   readonly features?: BackendFeatures;
-  /** Opens `path` with the flags of `mode` (always close-on-exec; creating with 0666 & ~umask for rw modes). Returns the fd. */
+  /**
+   * Opens `path` with the flags of `mode` (always close-on-exec; creating with 0666 & ~umask for rw modes).
+   * Returns the fd. A path containing a NUL byte throws a `TypeError` (`ERR_INVALID_ARG_VALUE`), as
+   * `node:fs` does, before any system call (C would silently cut it at the NUL).
+   */
   open(path: string, mode: FileMode): number;
   /** Closes `fd`. Never retried on EINTR: on Linux the fd is already released then, and may be reused. */
   close(fd: number): number;
@@ -135,8 +144,10 @@ export interface AsyncBackend {
   syncAsync(fd: number): Promise<number>;
   datasyncAsync(fd: number): Promise<number>;
   /**
-   * {@link SyncBackend.lock} off the main thread: a waiting lock blocks one libuv pool thread (of 4 by
-   * default, shared with fs), never the event loop.
+   * {@link SyncBackend.lock} without blocking the event loop or any pool thread: a waiting lock polls
+   * the non-blocking lock command on the main thread's timers, backing off from 1 ms to 50 ms, until it
+   * is granted or `request.signal` aborts (then it rejects with the signal's reason). Polling queues
+   * nowhere in the kernel, so it gives no fairness: a blocking waiter may be granted the lock first.
    */
   lockAsync(fd: number, request: LockRequest): Promise<number>;
 }

@@ -34,6 +34,20 @@ function checkTransfer(buffer: Uint8Array, offset: number, length: number, posit
   }
 }
 
+/**
+ * `node:fs`'s check, with its error: C would stop at the NUL and open (or create) another file.
+ * Non-string paths are left to the primitive (node:fs throws its own `ERR_INVALID_ARG_TYPE`).
+ */
+function checkPath(path: string): void {
+  if (typeof path === "string" && path.includes("\u0000")) {
+    const error = new TypeError(
+      `The argument 'path' must be a string, Uint8Array, or URL without null bytes. Received ${JSON.stringify(path)}`,
+    );
+    (error as TypeError & { code: string }).code = "ERR_INVALID_ARG_VALUE";
+    throw error;
+  }
+}
+
 function checkRange(what: string, position: number, length: number): void {
   if (!isCount(position) || !isCount(length)) {
     throw outOfRange(`${what}: position and length must be non-negative safe integers`);
@@ -65,6 +79,7 @@ export class ComposedBackend implements Backend {
   }
 
   open(path: string, mode: FileMode): number {
+    checkPath(path);
     let r: number;
     do r = this.#p.open(path, mode);
     while (r === EINTR);
@@ -191,6 +206,7 @@ export class ComposedBackend implements Backend {
   }
 
   async openAsync(path: string, mode: FileMode): Promise<number> {
+    checkPath(path);
     let r: number;
     do r = await this.#p.openAsync(path, mode);
     while (r === EINTR);

@@ -18,7 +18,23 @@ const SEEK_SET = 0;
 /** 0666: the kernel applies the umask, as for every open(2) with O_CREAT. */
 const CREATE_MODE = 0o666;
 
-const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
+/** The longest pause between two attempts of a waiting `lockAsync`. */
+const MAX_POLL_MS = 50;
+
+/** Resolves after `ms`, or rejects with `signal.reason` as soon as it aborts. */
+function sleep(ms: number, signal: AbortSignal | undefined): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const onAbort = (): void => {
+      clearTimeout(timer);
+      reject(signal?.reason);
+    };
+    const timer = setTimeout(() => {
+      signal?.removeEventListener("abort", onAbort);
+      resolve();
+    }, ms);
+    signal?.addEventListener("abort", onAbort, { once: true });
+  });
+}
 
 /** The smallest view koffi needs: the buffer itself when it already starts at `offset`. */
 function view(buffer: Uint8Array, offset: number, length: number): Uint8Array {
@@ -102,25 +118,23 @@ export function nativePrimitives(libc: NativeLibc): Primitives {
     if (retried !== EINVAL) ofd = false;
     return retried;
   };
+  /**
+   * A waiting lock polls the non-blocking command on the main thread's timers (1 ms doubling to
+   * 50 ms): a blocking F_SETLKW on the pool would hold a libuv thread for as long as the wait lasts
+   * (starving fs work, hanging process.exit), and could not be cancelled.
+   */
   const lockAsync = async (
     fd: number,
     wait: boolean,
     lock: Record<string, number>,
+    signal: AbortSignal | undefined,
   ): Promise<number> => {
-    if (!wait) return lockSync(fd, false, lock);
-    if (!fixed) {
-      // Apple arm64: variadic fcntl cannot run on the pool, so poll without blocking the event loop.
-      for (let delay = 1; ; delay = Math.min(delay * 2, 50)) {
-        const r = lockSync(fd, false, lock);
-        if (r !== EAGAIN && r !== EACCES) return r;
-        await sleep(delay);
-      }
+    for (let delay = 1; ; delay = Math.min(delay * 2, MAX_POLL_MS)) {
+      signal?.throwIfAborted();
+      const r = lockSync(fd, false, lock);
+      if (!wait || (r !== EAGAIN && r !== EACCES)) return r;
+      await sleep(delay, signal);
     }
-    const r = await fcntlLock.async(fd, command(true), lock);
-    if (r !== EINVAL || !ofd) return r;
-    const retried = await fcntlLock.async(fd, L.F_SETLKW, lock);
-    if (retried !== EINVAL) ofd = false;
-    return retried;
   };
   const typeOf = (request: LockRequest): number => (request.shared ? L.F_RDLCK : L.F_WRLCK);
 
@@ -203,6 +217,11 @@ export function nativePrimitives(libc: NativeLibc): Primitives {
       return r >= 0 || r === EBADF || r === EINTR ? r : fsync.async(fd);
     },
     lockAsync: (fd, request) =>
-      lockAsync(fd, request.wait, flock(typeOf(request), request.position, request.length)),
+      lockAsync(
+        fd,
+        request.wait,
+        flock(typeOf(request), request.position, request.length),
+        request.signal,
+      ),
   };
 }

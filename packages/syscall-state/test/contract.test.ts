@@ -1,4 +1,11 @@
-import { existsSync, constants as fsConstants, mkdirSync, statSync, writeFileSync } from "node:fs";
+import {
+  existsSync,
+  constants as fsConstants,
+  openSync as fsOpenSync,
+  mkdirSync,
+  statSync,
+  writeFileSync,
+} from "node:fs";
 import { join } from "node:path";
 import { describe, expect, test } from "vitest";
 import type { Backend } from "../src/backend";
@@ -63,6 +70,30 @@ describe.each(backends)("contract: %s backend", (name, make) => {
         expect(flags & (fsConstants.O_RDWR | fsConstants.O_SYNC | fsConstants.O_DSYNC)).toBe(bits);
         b().close(fd);
       }
+    },
+  );
+
+  test.skipIf(skip)(
+    "open: a path with a NUL byte throws node:fs's TypeError before any system call",
+    async () => {
+      const real = fresh("victim");
+      const evil = `${real}\u0000.ext`;
+      const shape = { name: "TypeError", code: "ERR_INVALID_ARG_VALUE" };
+      // node:fs itself, for reference: both backends must answer the same.
+      let nodeError: unknown;
+      try {
+        fsOpenSync(evil, "w");
+      } catch (error) {
+        nodeError = error;
+      }
+      expect(nodeError).toMatchObject(shape);
+      for (const mode of ["r", "rw"] as const) {
+        expect(() => b().open(evil, mode)).toThrow(TypeError);
+        expect(() => b().open(evil, mode)).toThrow(expect.objectContaining(shape));
+        await expect(b().openAsync(evil, mode)).rejects.toMatchObject(shape);
+      }
+      // C would have stopped at the NUL and created the file before it.
+      expect(existsSync(real)).toBe(false);
     },
   );
 

@@ -1,4 +1,4 @@
-import { type ChildProcess, spawn } from "node:child_process";
+import { type ChildProcess, spawn, spawnSync } from "node:child_process";
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -111,7 +111,7 @@ describe.skipIf(!available)("native advisory locks", () => {
   );
 
   test.skipIf(process.platform !== "linux")(
-    "a waiting lockAsync blocks a pool thread, not the event loop, and resolves once the holder unlocks",
+    "a waiting lockAsync blocks neither the event loop nor a pool thread, and resolves once the holder unlocks",
     async () => {
       const b = nativeBackend();
       const path = file();
@@ -139,6 +139,55 @@ describe.skipIf(!available)("native advisory locks", () => {
       expect(b.lock(holderFd, exclusive)).toBe(neg("EAGAIN"));
       b.close(holderFd);
       b.close(waiterFd);
+    },
+  );
+
+  test.skipIf(process.platform !== "linux")(
+    "an aborted waiting lockAsync rejects with the signal's reason and takes no lock",
+    async () => {
+      const b = nativeBackend();
+      const path = file();
+      const holderFd = b.open(path, "rw");
+      const waiterFd = b.open(path, "rw");
+      expect(b.lock(holderFd, exclusive)).toBe(0);
+      const controller = new AbortController();
+      const waiting = b.lockAsync(waiterFd, {
+        ...exclusive,
+        wait: true,
+        signal: controller.signal,
+      });
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      const reason = new Error("stop waiting");
+      controller.abort(reason);
+      await expect(waiting).rejects.toBe(reason);
+      // Already aborted: rejects before any attempt.
+      await expect(
+        b.lockAsync(waiterFd, { ...exclusive, wait: true, signal: controller.signal }),
+      ).rejects.toBe(reason);
+      expect(b.unlock(holderFd, 0, 0)).toBe(0);
+      // The waiter never got it: the holder can lock again at once.
+      expect(b.lock(holderFd, exclusive)).toBe(0);
+      b.close(holderFd);
+      b.close(waiterFd);
+    },
+  );
+
+  test.skipIf(process.platform !== "linux" || !built)(
+    "with UV_THREADPOOL_SIZE=1 a waiting lockAsync leaves the pool free, and process.exit() does not hang",
+    () => {
+      const script = fileURLToPath(new URL("./fixtures/lock-wait-pool.mjs", import.meta.url));
+      const r = spawnSync(process.execPath, [script, distIndex.href, file()], {
+        encoding: "utf8",
+        env: { ...process.env, UV_THREADPOOL_SIZE: "1" },
+        timeout: 20_000,
+      });
+      expect(r.signal, r.stderr).toBeNull();
+      expect(r.status, r.stderr).toBe(0);
+      expect(JSON.parse(r.stdout)).toEqual({
+        held: 0,
+        readFile: "ok",
+        aborted: { rejected: "AbortError" },
+      });
     },
   );
 

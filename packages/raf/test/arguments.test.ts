@@ -1,0 +1,103 @@
+import { readFileSync, writeFileSync } from "node:fs";
+import { isNativeAvailable } from "@rafkit/syscall-state";
+import { describe, expect, test } from "vitest";
+import { AsyncRandomAccessFile, RandomAccessFile } from "../src/index";
+import { tempDir } from "./support/temp";
+
+const tmp = tempDir();
+const backend = isNativeAvailable() ? "native" : "node";
+
+type AnyFile = RandomAccessFile | AsyncRandomAccessFile;
+/** Every public method argument that feeds the pointer, a position, a length, a count or a size. */
+const calls: [string, (f: AnyFile, v: number) => unknown][] = [
+  ["skipBytes", (f, v) => f.skipBytes(v)],
+  ["seek", (f, v) => f.seek(v)],
+  ["setLength", (f, v) => f.setLength(v)],
+  ["read(buf, off)", (f, v) => f.read(new Uint8Array(4), v)],
+  ["read(buf, 0, len)", (f, v) => f.read(new Uint8Array(4), 0, v)],
+  ["readFully(buf, off)", (f, v) => f.readFully(new Uint8Array(4), v)],
+  ["readFully(buf, 0, len)", (f, v) => f.readFully(new Uint8Array(4), 0, v)],
+  ["write(buf, off)", (f, v) => f.write(new Uint8Array(4), v)],
+  ["write(buf, 0, len)", (f, v) => f.write(new Uint8Array(4), 0, v)],
+  ["readAt", (f, v) => f.readAt(v, new Uint8Array(4))],
+  ["readAt(pos, buf, 0, len)", (f, v) => f.readAt(0, new Uint8Array(4), 0, v)],
+  ["readFullyAt", (f, v) => f.readFullyAt(v, new Uint8Array(4))],
+  ["writeAt", (f, v) => f.writeAt(v, new Uint8Array(4))],
+  ["writeAt(pos, buf, off)", (f, v) => f.writeAt(0, new Uint8Array(4), v)],
+  ["readIntAt", (f, v) => f.readIntAt(v)],
+  ["writeIntAt", (f, v) => f.writeIntAt(v, 1)],
+  ["readUTFAt", (f, v) => f.readUTFAt(v)],
+  ["writeUTFAt", (f, v) => f.writeUTFAt(v, "x")],
+  ["readInts(dst, off)", (f, v) => f.readInts(new Int32Array(2), v)],
+  ["readInts(dst, 0, count)", (f, v) => f.readInts(new Int32Array(2), 0, v)],
+  ["writeDoubles(src, off)", (f, v) => f.writeDoubles(new Float64Array(2), v)],
+  ["writeDoubles(src, 0, count)", (f, v) => f.writeDoubles(new Float64Array(2), 0, v)],
+  ["createReadStream start", (f, v) => f.createReadStream({ start: v })],
+  ["createReadStream end", (f, v) => f.createReadStream({ end: v })],
+  ["createReadStream highWaterMark", (f, v) => f.createReadStream({ highWaterMark: v })],
+  ["createWriteStream start", (f, v) => f.createWriteStream({ start: v })],
+  ["createWriteStream highWaterMark", (f, v) => f.createWriteStream({ highWaterMark: v })],
+];
+if (backend === "native") {
+  calls.push(
+    ["lock position", (f, v) => f.lock({ position: v })],
+    ["lock size", (f, v) => f.lock({ size: v })],
+    ["tryLock position", (f, v) => f.tryLock({ position: v })],
+    ["tryLock size", (f, v) => f.tryLock({ size: v })],
+  );
+} else console.warn("native backend unavailable: lock arguments are not checked here");
+
+const open = async (kind: "sync" | "async", p: string): Promise<AnyFile> =>
+  kind === "sync"
+    ? new RandomAccessFile(p, "rw", { backend })
+    : AsyncRandomAccessFile.open(p, "rw", { backend });
+
+describe.each(["sync", "async"] as const)("numeric arguments (%s class)", (kind) => {
+  test.each([Number.NaN, 1.5, Number.POSITIVE_INFINITY])(
+    "%d: every method fails with ERR_OUT_OF_RANGE before changing the pointer, the window or the file",
+    async (bad) => {
+      const p = tmp("args.bin");
+      const original = Uint8Array.from({ length: 16 }, (_, k) => k);
+      writeFileSync(p, original);
+      const f = await open(kind, p);
+      await f.seek(2);
+      await f.writeByte(0xee); // buffered: the window is dirty, the pointer at 3
+      const failures: string[] = [];
+      for (const [name, call] of calls) {
+        const outcome = await (async () => call(f, bad))().then(
+          () => "no error",
+          (e: { name?: string; code?: string }) => `${e.name} ${e.code}`,
+        );
+        if (outcome !== "RangeError ERR_OUT_OF_RANGE") failures.push(`${name}: ${outcome}`);
+        if ((await f.getFilePointer()) !== 3) failures.push(`${name}: moved the pointer`);
+      }
+      expect(failures).toEqual([]);
+      expect(await f.length()).toBe(16);
+      await f.close();
+      const expected = Uint8Array.from(original);
+      expected[2] = 0xee;
+      expect(new Uint8Array(readFileSync(p))).toEqual(expected);
+    },
+  );
+
+  test("skipBytes and highWaterMark take a non-number as a TypeError (ERR_INVALID_ARG_TYPE)", async () => {
+    const p = tmp("args-type.bin");
+    writeFileSync(p, new Uint8Array(8));
+    const f = await open(kind, p);
+    await expect((async () => f.skipBytes("2" as unknown as number))()).rejects.toMatchObject({
+      name: "TypeError",
+      code: "ERR_INVALID_ARG_TYPE",
+    });
+    expect(() => f.createReadStream({ highWaterMark: "1" as unknown as number })).toThrow(
+      expect.objectContaining({ code: "ERR_INVALID_ARG_TYPE" }),
+    );
+    expect(() => f.createReadStream({ highWaterMark: -1 })).toThrow(
+      expect.objectContaining({ code: "ERR_OUT_OF_RANGE" }),
+    );
+    // Negative counts are Java's: skipBytes moves nothing.
+    expect(await f.skipBytes(-3)).toBe(0);
+    expect(await f.skipBytes(5)).toBe(5);
+    expect(await f.getFilePointer()).toBe(5);
+    await f.close();
+  });
+});

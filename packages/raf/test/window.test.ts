@@ -1,0 +1,42 @@
+import { describe, expect, test } from "vitest";
+import { IO, Window } from "../src/window";
+
+describe("Window, unbuffered", () => {
+  test("each request hands the driver an exact-length view at offset 0, the same one every time (no per-call subarray)", () => {
+    const w = new Window(-1, "x", 0, { readOnly: false, writeThrough: false });
+    const seen = new Map<number, Uint8Array>();
+    for (let round = 0; round < 3; round++) {
+      for (const width of [1, 2, 4, 8]) {
+        w.begin();
+        expect(w.planRead(width)).toBe(IO);
+        expect([w.ioOff, w.ioLen, w.ioBuf.length, w.ioBuf.byteOffset]).toEqual([
+          0,
+          width,
+          width,
+          0,
+        ]);
+        expect(w.ioBuf.buffer).toBe(w.buf.buffer);
+        if (round === 0) seen.set(width, w.ioBuf);
+        else expect(w.ioBuf).toBe(seen.get(width));
+        w.complete(width);
+        w.consume(width);
+      }
+    }
+    // A write: its flush uses the same views.
+    w.beginWrite();
+    expect(w.planRoom(4)).not.toBe(IO);
+    w.buf.set([1, 2, 3, 4], w.at);
+    expect(w.commit(w.at, 4)).toBe(true);
+    expect(w.planFlush()).toBe(IO);
+    expect(w.ioBuf).toBe(seen.get(4));
+    expect([...w.ioBuf]).toEqual([1, 2, 3, 4]);
+  });
+
+  test("buffered windows pass the whole buffer with an offset, as before", () => {
+    const w = new Window(-1, "x", 64, { readOnly: false, writeThrough: false });
+    w.begin();
+    expect(w.planRead(4)).toBe(IO);
+    expect(w.ioBuf).toBe(w.buf);
+    expect(w.ioLen).toBe(64);
+  });
+});
