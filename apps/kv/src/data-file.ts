@@ -1,39 +1,39 @@
 import * as fs from "node:fs";
-import { RandomAccessFile } from "@rafkit/raf";
+import { EOFError, RandomAccessFile } from "@rafkit/raf";
 import { getBackend, systemCallError } from "@rafkit/syscall-state";
 
-/** Appends are gathered in the writer's buffer and reach the OS in large writes. */
-const WRITE_BUFFER = 64 * 1024;
+/** Appends are gathered here and reach the OS in one positional write of up to this many bytes. */
+const APPEND_BUFFER = 64 * 1024;
 
 /**
  * All file access of the store goes through this module: appends, positional reads, flush, fsync, truncate,
  * whole-file reads, atomic replacement and directory fsync, on `@rafkit/raf`'s `RandomAccessFile`.
  *
- * A writable data file has two handles: an unbuffered reader for positional reads (a read's seek never
- * disturbs the writer's append buffer) and a buffered writer whose pointer stays at the end. A read that
- * reaches into appends still in the writer's buffer flushes them first, so reads always see every append.
+ * One unbuffered handle per data file (`bufferSize: 0`): a `get` is exactly one `readFullyAt` (one `pread`), and
+ * a read never evicts or flushes anything. Appends are encoded by the caller straight into this file's append
+ * buffer ({@link DataFile.reserve} / {@link DataFile.commit}: no per-record allocation), which goes to the OS in
+ * one `writeAt` (one `pwrite`) when it fills, on {@link DataFile.flush} and before any fsync. A raf window would
+ * do the buffering too, but it serves reads and writes with one range: a read elsewhere in the file would flush
+ * the appends and refill the window there with a 64 KiB `pread`.
  */
 export class DataFile {
   readonly path: string;
-  readonly #reader: RandomAccessFile;
-  readonly #writer: RandomAccessFile | null;
+  readonly #file: RandomAccessFile;
+  readonly #writable: boolean;
+  /** The file's length, counting appends still in {@link DataFile.buffer}. */
   #end: number;
-  /** Start of the appends not yet handed to the OS; `#end` when there are none. */
-  #unflushed: number;
+  /** File position of `buffer[0]`: everything before it has been handed to the OS. */
+  #flushed: number;
+  #buffer: Buffer;
+  #pending = 0;
   #closed = false;
 
   private constructor(path: string, writable: boolean) {
     this.path = path;
-    this.#writer = writable ? new RandomAccessFile(path, "rw", { bufferSize: WRITE_BUFFER }) : null;
-    try {
-      this.#reader = new RandomAccessFile(path, "r", { bufferSize: 0 });
-    } catch (error) {
-      this.#writer?.close();
-      throw error;
-    }
-    this.#end = this.#reader.length();
-    this.#unflushed = this.#end;
-    this.#writer?.seek(this.#end);
+    this.#writable = writable;
+    this.#file = new RandomAccessFile(path, writable ? "rw" : "r", { bufferSize: 0 });
+    this.#end = this.#flushed = this.#file.length();
+    this.#buffer = writable ? Buffer.allocUnsafe(APPEND_BUFFER) : Buffer.alloc(0);
   }
 
   /** Opens `path` for reading ("r") or for appending and reading ("rw", created when missing). */
@@ -43,7 +43,7 @@ export class DataFile {
 
   /** True when the file was opened "rw". */
   get writable(): boolean {
-    return this.#writer !== null;
+    return this.#writable;
   }
 
   /** The file's length, counting appends not yet flushed. */
@@ -51,46 +51,74 @@ export class DataFile {
     return this.#end;
   }
 
+  /** The append buffer: encode a record at the index {@link DataFile.reserve} returned, then {@link DataFile.commit} it. */
+  get buffer(): Buffer {
+    return this.#buffer;
+  }
+
+  /** Makes room for `size` bytes in {@link DataFile.buffer} (flushing it when full) and returns where they go. */
+  reserve(size: number): number {
+    this.#checkWritable();
+    if (this.#pending + size > this.#buffer.length) {
+      this.flush();
+      // A record larger than the buffer gets a buffer of its own until the next flush.
+      if (size > this.#buffer.length) this.#buffer = Buffer.allocUnsafe(size);
+    }
+    return this.#pending;
+  }
+
+  /** Appends the `size` bytes just encoded at {@link DataFile.reserve}'s index; returns their file position. */
+  commit(size: number): number {
+    const position = this.#end;
+    this.#pending += size;
+    this.#end += size;
+    return position;
+  }
+
   /** Appends `bytes` and returns the position they start at. */
   append(bytes: Uint8Array): number {
-    const pos = this.#end;
-    this.#writable().write(bytes);
-    this.#end += bytes.length;
-    return pos;
+    this.#buffer.set(bytes, this.reserve(bytes.length));
+    return this.commit(bytes.length);
   }
 
   /** Reads exactly `length` bytes at `position`; throws raf's `EOFError` when the file ends first. */
   readAt(position: number, buffer: Uint8Array, offset: number, length: number): void {
-    if (position + length > this.#unflushed) this.flush();
-    this.#reader.seek(position);
-    this.#reader.readFully(buffer, offset, length);
+    if (position >= this.#flushed) {
+      if (position + length > this.#end) throw new EOFError();
+      const from = position - this.#flushed;
+      buffer.set(this.#buffer.subarray(from, from + length), offset);
+      return;
+    }
+    if (position + length > this.#flushed) this.flush();
+    this.#file.readFullyAt(position, buffer, offset, length);
   }
 
   /** Reads up to `length` bytes at `position` and returns how many it read (fewer only at EOF). */
   read(position: number, buffer: Uint8Array, offset: number, length: number): number {
-    if (position + length > this.#unflushed) this.flush();
-    this.#reader.seek(position);
+    if (position + length > this.#flushed) this.flush();
     let done = 0;
     while (done < length) {
-      const n = this.#reader.read(buffer, offset + done, length - done);
+      const n = this.#file.readAt(position + done, buffer, offset + done, length - done);
       if (n <= 0) break;
       done += n;
     }
     return done;
   }
 
-  /** Hands buffered appends to the OS. */
+  /** Hands buffered appends to the OS (one `pwrite`). On failure they stay buffered, and the next flush retries. */
   flush(): void {
-    if (this.#unflushed === this.#end || this.#writer === null) return;
-    this.#writer.flush();
-    this.#unflushed = this.#end;
+    if (this.#pending === 0) return;
+    this.#file.writeAt(this.#flushed, this.#buffer, 0, this.#pending);
+    this.#flushed = this.#end;
+    this.#pending = 0;
+    if (this.#buffer.length > APPEND_BUFFER) this.#buffer = Buffer.allocUnsafe(APPEND_BUFFER);
   }
 
   /** Flushes, then fsyncs (data and metadata). */
   sync(): void {
-    if (this.#writer === null) return;
+    if (!this.#writable) return;
     this.flush();
-    this.#writer.sync();
+    this.#file.sync();
   }
 
   /**
@@ -98,42 +126,43 @@ export class DataFile {
    * it skips timestamps, and costs about half an fsync on ext4.
    */
   datasync(): void {
-    if (this.#writer === null) return;
+    if (!this.#writable) return;
     this.flush();
-    this.#writer.datasync();
+    this.#file.datasync();
   }
 
-  /** {@link DataFile.datasync} on a worker thread, so the event loop keeps running meanwhile. */
+  /**
+   * Flushes, then runs `fdatasync` on a libuv worker thread (the backend's async twin; raf's synchronous class has
+   * none), so the event loop keeps running, and appends keep gathering, meanwhile.
+   */
   async datasyncAsync(): Promise<void> {
-    const writer = this.#writable();
+    this.#checkWritable();
     this.flush();
-    const r = await getBackend().datasyncAsync(writer.fd);
+    const r = await getBackend().datasyncAsync(this.#file.fd);
     if (r < 0) throw systemCallError(r, "fdatasync", this.path);
   }
 
   /** Cuts the file to `length` bytes. */
   truncate(length: number): void {
-    const writer = this.#writable();
+    this.#checkWritable();
     this.flush();
-    writer.setLength(length);
-    writer.seek(length);
-    this.#end = this.#unflushed = length;
+    this.#file.setLength(length);
+    this.#end = this.#flushed = length;
   }
 
-  /** Flushes and closes both handles. */
+  /** Flushes and closes. */
   close(): void {
     if (this.#closed) return;
     this.#closed = true;
     try {
-      this.#writer?.close();
+      if (this.#writable) this.flush();
     } finally {
-      this.#reader.close();
+      this.#file.close();
     }
   }
 
-  #writable(): RandomAccessFile {
-    if (this.#writer === null) throw new TypeError(`${this.path} is open read-only`);
-    return this.#writer;
+  #checkWritable(): void {
+    if (!this.#writable) throw new TypeError(`${this.path} is open read-only`);
   }
 }
 
@@ -142,7 +171,7 @@ export function readWholeFile(path: string): Uint8Array {
   const file = new RandomAccessFile(path, "r", { bufferSize: 0 });
   try {
     const out = new Uint8Array(file.length());
-    file.readFully(out);
+    file.readFullyAt(0, out);
     return out;
   } finally {
     file.close();
@@ -155,7 +184,7 @@ export function writeFileAtomic(dir: string, path: string, bytes: Uint8Array): v
   const file = new RandomAccessFile(tmp, "rw", { bufferSize: 0 });
   try {
     file.setLength(0);
-    file.write(bytes);
+    file.writeAt(0, bytes);
     file.sync();
   } finally {
     file.close();

@@ -39,25 +39,39 @@ export function recordSize(keyLength: number, valueLength: number): number {
 }
 
 /**
- * Encodes a record (`value` null for a tombstone). `key` is the key's bytes, or the key directory id (one latin1
- * char per byte) which is written byte for byte without an encoder.
+ * Encodes a record (`value` null for a tombstone) into a new buffer. `key` is the key's bytes, or the key directory
+ * id (one latin1 char per byte), which is written byte for byte without an encoder.
  */
 export function encodeRecord(
   timestamp: number,
   key: Uint8Array | string,
   value: Uint8Array | null,
 ): Uint8Array {
-  const size = recordSize(key.length, value === null ? 0 : value.length);
-  // Every byte is written below, so the pooled, uninitialised allocation is safe, and much cheaper for small records.
-  const out = Buffer.allocUnsafe(size);
-  BigEndian.setSafeInt64(out, 4, timestamp);
-  BigEndian.setInt32(out, 12, key.length);
-  BigEndian.setInt32(out, 16, value === null ? TOMBSTONE : value.length);
-  if (typeof key === "string") out.write(key, HEADER_SIZE, "latin1");
-  else out.set(key, HEADER_SIZE);
-  if (value !== null) out.set(value, HEADER_SIZE + key.length);
-  BigEndian.setUint32(out, 0, crc32(out, 4, size));
+  const out = Buffer.allocUnsafe(recordSize(key.length, value === null ? 0 : value.length));
+  encodeRecordInto(out, 0, timestamp, key, value);
   return out;
+}
+
+/**
+ * Encodes a record into `out` at `off` (a data file's append buffer: no allocation) and returns its size. Every
+ * byte of the record is written, so `out` may be uninitialised memory.
+ */
+export function encodeRecordInto(
+  out: Buffer,
+  off: number,
+  timestamp: number,
+  key: Uint8Array | string,
+  value: Uint8Array | null,
+): number {
+  const size = recordSize(key.length, value === null ? 0 : value.length);
+  BigEndian.setSafeInt64(out, off + 4, timestamp);
+  BigEndian.setInt32(out, off + 12, key.length);
+  BigEndian.setInt32(out, off + 16, value === null ? TOMBSTONE : value.length);
+  if (typeof key === "string") out.write(key, off + HEADER_SIZE, "latin1");
+  else out.set(key, off + HEADER_SIZE);
+  if (value !== null) out.set(value, off + HEADER_SIZE + key.length);
+  BigEndian.setUint32(out, off, crc32(out, off + 4, off + size));
+  return size;
 }
 
 /**

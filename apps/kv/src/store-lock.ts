@@ -1,45 +1,45 @@
-import { getBackend, type SyncBackend, systemCallError } from "@rafkit/syscall-state";
+import { type FileLock, LockUnsupportedError, RandomAccessFile } from "@rafkit/raf";
 import { readWholeFile } from "./data-file";
 import { KvLockedError } from "./errors";
 import { inDir, LOCK_FILE } from "./file-names";
-
-const EAGAIN_CODES = new Set(["EAGAIN", "EACCES", "EWOULDBLOCK"]);
-const ENOTSUP_CODES = new Set(["ENOTSUP", "EOPNOTSUPP", "ENOSYS"]);
 
 /** Stores open in this process, by real path: locks between two opens of one process are not reliable everywhere. */
 const openHere = new Map<string, "read" | "write" | number>();
 
 /**
- * The store's lock: an advisory lock on `DIR/LOCK`, exclusive for a writer and shared for read-only opens.
- * The writer records its pid in the file so that a refused opener can name it.
+ * The store's lock: raf's advisory lock (`tryLock`) on all of `DIR/LOCK`, exclusive for a writer and shared for
+ * read-only opens. The writer records its pid in the file so that a refused opener can name it (Linux OFD locks,
+ * which raf uses there, report no pid).
  */
 export class StoreLock {
   readonly path: string;
-  /** False when the platform's backend has no file locks (then only opens in this process are excluded). */
+  /**
+   * False when the backend has no file locks (raf's `node` backend: `LockUnsupportedError`); then only opens in
+   * this process are excluded.
+   */
   readonly osLocked: boolean;
-  #backend: SyncBackend;
-  #fd: number;
+  #file: RandomAccessFile | null;
+  #lock: FileLock | null;
   #key: string;
   #shared: boolean;
 
   private constructor(
     path: string,
-    backend: SyncBackend,
-    fd: number,
+    file: RandomAccessFile,
+    lock: FileLock | null,
     key: string,
     shared: boolean,
-    osLocked: boolean,
   ) {
     this.path = path;
-    this.#backend = backend;
-    this.#fd = fd;
+    this.#file = file;
+    this.#lock = lock;
     this.#key = key;
     this.#shared = shared;
-    this.osLocked = osLocked;
+    this.osLocked = lock !== null;
   }
 
   /** Takes the lock of the store in `dir` (a real path), or throws {@link KvLockedError}. */
-  static acquire(dir: string, shared: boolean, backend: SyncBackend = getBackend()): StoreLock {
+  static acquire(dir: string, shared: boolean): StoreLock {
     const path = inDir(dir, LOCK_FILE);
     const here = openHere.get(dir);
     if (here !== undefined && (!shared || here === "write")) {
@@ -49,41 +49,56 @@ export class StoreLock {
         process.pid,
       );
     }
-    let fd = backend.open(path, "rw");
-    if (fd < 0 && shared) fd = backend.open(path, "r"); // a read-only directory
-    if (fd < 0) throw systemCallError(fd, "open", path);
-    const r = backend.lock(fd, { shared, wait: false, position: 0, length: 0 });
-    let osLocked = true;
-    if (r < 0) {
-      const code = systemCallError(r, "fcntl", path).code;
-      if (ENOTSUP_CODES.has(code)) {
-        osLocked = false;
-      } else {
-        const error = EAGAIN_CODES.has(code)
-          ? lockedError(dir, path, shared, backend, fd)
-          : systemCallError(r, "fcntl", path);
-        backend.close(fd);
-        throw error;
-      }
+    const options = { bufferSize: 0 };
+    let file: RandomAccessFile;
+    try {
+      file = new RandomAccessFile(path, "rw", options);
+    } catch (error) {
+      if (!shared) throw error;
+      file = new RandomAccessFile(path, "r", options); // a read-only directory
     }
-    if (!shared) {
-      const pid = new TextEncoder().encode(`${process.pid}\n`);
-      backend.truncate(fd, 0);
-      backend.pwriteFully(fd, pid, 0, pid.length, 0);
+    let lock: FileLock | null;
+    try {
+      const taken = tryLock(file, shared);
+      if (taken === undefined) throw lockedError(dir, path, shared, file);
+      lock = taken;
+      if (!shared) {
+        const pid = new TextEncoder().encode(`${process.pid}\n`);
+        file.setLength(0);
+        file.writeAt(0, pid);
+      }
+    } catch (error) {
+      file.close();
+      throw error;
     }
     openHere.set(dir, shared ? ((openHere.get(dir) as number | undefined) ?? 0) + 1 : "write");
-    return new StoreLock(path, backend, fd, dir, shared, osLocked);
+    return new StoreLock(path, file, lock, dir, shared);
   }
 
-  /** Releases the lock (closing its descriptor releases the OS lock). */
+  /** Releases the lock (closing the file releases the OS lock too; releasing first makes it explicit). */
   release(): void {
-    if (this.#fd < 0) return;
-    if (!this.#shared) this.#backend.truncate(this.#fd, 0);
-    this.#backend.close(this.#fd);
-    this.#fd = -1;
-    const here = openHere.get(this.#key);
-    if (typeof here === "number" && here > 1) openHere.set(this.#key, here - 1);
-    else openHere.delete(this.#key);
+    const file = this.#file;
+    if (file === null) return;
+    this.#file = null;
+    try {
+      if (!this.#shared) file.setLength(0);
+      this.#lock?.release();
+    } finally {
+      file.close();
+      const here = openHere.get(this.#key);
+      if (typeof here === "number" && here > 1) openHere.set(this.#key, here - 1);
+      else openHere.delete(this.#key);
+    }
+  }
+}
+
+/** raf's `tryLock` on the whole file: the lock, `undefined` when another holder conflicts, `null` without OS locks. */
+function tryLock(file: RandomAccessFile, shared: boolean): FileLock | null | undefined {
+  try {
+    return file.tryLock({ shared }) ?? undefined;
+  } catch (error) {
+    if (error instanceof LockUnsupportedError) return null;
+    throw error;
   }
 }
 
@@ -91,14 +106,13 @@ function lockedError(
   dir: string,
   path: string,
   shared: boolean,
-  backend: SyncBackend,
-  fd: number,
+  file: RandomAccessFile,
 ): KvLockedError {
   // A writer that cannot take the lock exclusively, but could share it, is blocked by readers only.
   if (!shared) {
-    const probe = backend.lock(fd, { shared: true, wait: false, position: 0, length: 0 });
-    if (probe === 0) {
-      backend.unlock(fd, 0, 0);
+    const probe = file.tryLock({ shared: true });
+    if (probe !== null) {
+      probe.release();
       return new KvLockedError(
         `store ${dir} is locked: another process has it open read-only`,
         dir,

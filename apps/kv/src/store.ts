@@ -1,7 +1,7 @@
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { setImmediate as nextTurn } from "node:timers/promises";
-import { type Bytes, keyId, keyIdBytes, toBytes, utf8 } from "./bytes";
+import { type Bytes, copyOf, keyId, keyIdBytes, toBytes, utf8 } from "./bytes";
 import { DataFile, readWholeFile, syncDirectory, writeFileAtomic } from "./data-file";
 import { KvError } from "./errors";
 import { dataFileName, hintFileName, inDir, listStore } from "./file-names";
@@ -11,7 +11,7 @@ import type { OpenOptions, ProgressCallback, SyncMode } from "./options";
 import {
   checkRecord,
   decodeHeader,
-  encodeRecord,
+  encodeRecordInto,
   HEADER_SIZE,
   MAX_KEY_LENGTH,
   MAX_VALUE_LENGTH,
@@ -29,6 +29,22 @@ interface Entry {
   /** The value, while it is in the read cache (checked against its CRC when it was read or written). */
   value?: Uint8Array | undefined;
 }
+
+/** Writes sharing one fsync (group commit): each of them resolves with its promise. */
+interface SyncGroup {
+  readonly promise: Promise<void>;
+  readonly resolve: () => void;
+  readonly reject: (e: unknown) => void;
+  /** Writes in the group. */
+  size: number;
+  /** Its fsync finished (or one started after it did). */
+  settled: boolean;
+}
+
+/** fdatasyncs that may run at once: ext4's journal commits concurrent ones together, so two or three finish sooner than one after another. */
+const MAX_SYNCS = 3;
+/** A group this large starts its fsync at once (when one may start) rather than at the end of the event-loop turn. */
+const GROUP_SPLIT = 64;
 
 /** Damage found on open, and what was done about it. */
 export interface RecoveryIssue {
@@ -63,6 +79,11 @@ export interface StoreStats {
   readonly compactions: number;
   /** Damage found on open. */
   readonly recovery: readonly RecoveryIssue[];
+  /**
+   * `"os"`: the store holds an OS file lock (other processes are excluded). `"process"`: the backend has no file
+   * locks (raf's `node` backend, e.g. `RAFKIT_BACKEND=node`), so only other opens in this process are excluded.
+   */
+  readonly lock: "os" | "process";
 }
 
 /** The outcome of {@link Store.compact}. */
@@ -127,9 +148,10 @@ export class Store {
   #compactions = 0;
   #scratch = new Uint8Array(4096);
   /** The group gathering for the next fsync: every write in it shares one promise. */
-  #group: { promise: Promise<void>; resolve: () => void; reject: (e: unknown) => void } | null =
-    null;
-  #syncRunning = false;
+  #group: SyncGroup | null = null;
+  /** Groups whose fsync is running, in the order their fsyncs started. */
+  #syncing: SyncGroup[] = [];
+  #syncScheduled = false;
   #flushScheduled = false;
   #idle: (() => void) | null = null;
   readonly #cacheLimit: number;
@@ -137,6 +159,8 @@ export class Store {
   /** Cached entries, oldest first from `#cacheHead`: a FIFO, so that a hit costs no bookkeeping. */
   #cacheQueue: Entry[] = [];
   #cacheHead = 0;
+  /** Entries in the queue that hold a value. */
+  #cacheLive = 0;
 
   private constructor(dir: string, lock: StoreLock, options: OpenOptions) {
     this.dir = dir;
@@ -387,7 +411,7 @@ export class Store {
 
   #readValue(entry: Entry, id: string): Uint8Array {
     const cached = entry.value;
-    if (cached !== undefined) return Buffer.from(cached);
+    if (cached !== undefined) return copyOf(cached, 0, cached.length);
     const file = this.#files.get(entry.file)!;
     const buf = entry.size <= this.#scratch.length ? this.#scratch : new Uint8Array(entry.size);
     file.readAt(entry.offset, buf, 0, entry.size);
@@ -399,9 +423,8 @@ export class Store {
         file.path,
       );
     }
-    // Buffer.from copies into Node's pool: far cheaper than a fresh typed array for small values.
-    const value = Buffer.from(buf.subarray(HEADER_SIZE + header.keyLength, entry.size));
-    if (this.#cacheLimit > 0) this.#cache(entry, Buffer.from(value));
+    const value = copyOf(buf, HEADER_SIZE + header.keyLength, entry.size);
+    if (this.#cacheLimit > 0) this.#cache(entry, copyOf(value, 0, value.length));
     return value;
   }
 
@@ -412,16 +435,31 @@ export class Store {
     entry.value = value;
     this.#cacheQueue.push(entry);
     this.#cacheBytes += cost;
-    while (this.#cacheBytes > this.#cacheLimit) {
-      const old = this.#cacheQueue[this.#cacheHead++]!;
-      // Entries replaced by a newer write or moved by compaction still count until they come up here.
-      this.#cacheBytes -= (old.value?.length ?? old.size) + CACHE_OVERHEAD;
-      old.value = undefined;
-    }
-    if (this.#cacheHead > 4096 && this.#cacheHead * 2 > this.#cacheQueue.length) {
+    this.#cacheLive++;
+    while (this.#cacheBytes > this.#cacheLimit) this.#uncache(this.#cacheQueue[this.#cacheHead++]!);
+    const queued = this.#cacheQueue.length - this.#cacheHead;
+    if (queued > 2 * this.#cacheLive + 4096) {
+      // Mostly entries released by overwrites: drop them rather than let the queue grow.
+      this.#cacheQueue = this.#cacheQueue
+        .slice(this.#cacheHead)
+        .filter((e) => e.value !== undefined);
+      this.#cacheHead = 0;
+    } else if (this.#cacheHead > 4096 && this.#cacheHead * 2 > this.#cacheQueue.length) {
       this.#cacheQueue = this.#cacheQueue.slice(this.#cacheHead);
       this.#cacheHead = 0;
     }
+  }
+
+  /**
+   * Drops an entry's cached value and its cost. Called on eviction, and as soon as a write replaces the entry or a
+   * compaction moves it, so that only live values take up the budget (the queue slot is skipped when it comes up).
+   */
+  #uncache(entry: Entry | undefined): void {
+    const value = entry?.value;
+    if (value === undefined) return;
+    this.#cacheBytes -= value.length + CACHE_OVERHEAD;
+    this.#cacheLive--;
+    entry!.value = undefined;
   }
 
   // ---------------------------------------------------------------- writes
@@ -468,24 +506,22 @@ export class Store {
     }
     const now = Date.now() * 1000;
     const ts = (this.#lastTs = now > this.#lastTs ? now : this.#lastTs + 1);
-    const record = encodeRecord(ts, id, value);
+    const size = recordSize(id.length, value === null ? 0 : value.length);
     let active = this.#active!;
-    if (active.size > 0 && active.size + record.length > this.#maxFileSize) {
+    if (active.size > 0 && active.size + size > this.#maxFileSize) {
       this.#rotate();
       active = this.#active!;
     }
-    const offset = active.append(record);
+    // Encoded straight into the file's append buffer: no record is allocated.
+    encodeRecordInto(active.buffer, active.reserve(size), ts, id, value);
+    const offset = active.commit(size);
+    this.#uncache(this.#keydir.get(id));
     if (value === null) this.#keydir.delete(id);
     else {
-      const entry: Entry = {
-        file: this.#activeId,
-        offset,
-        size: record.length,
-        ts,
-        value: undefined,
-      };
+      const entry: Entry = { file: this.#activeId, offset, size, ts, value: undefined };
       this.#keydir.set(id, entry);
-      if (this.#cacheLimit > 0) this.#cache(entry, record.subarray(HEADER_SIZE + id.length));
+      // A copy: the caller may reuse its buffer once put returns.
+      if (this.#cacheLimit > 0) this.#cache(entry, copyOf(value, 0, value.length));
     }
     this.#activeHints.push({
       id,
@@ -501,18 +537,20 @@ export class Store {
       return Promise.resolve();
     }
     if (this.sync === "batch") {
-      if (this.#group === null) {
+      let group = this.#group;
+      if (group === null) {
         let resolve!: () => void;
         let reject!: (e: unknown) => void;
         const promise = new Promise<void>((res, rej) => {
           resolve = res;
           reject = rej;
         });
-        this.#group = { promise, resolve, reject };
+        group = this.#group = { promise, resolve, reject, size: 0, settled: false };
+        // Started at the end of this event-loop turn, not now, so that the writes of the turn share it.
+        this.#scheduleGroupSync();
       }
-      const promise = this.#group.promise;
-      if (!this.#syncRunning) this.#groupSync();
-      return promise;
+      if (++group.size >= GROUP_SPLIT && this.#syncing.length < MAX_SYNCS) this.#groupSync();
+      return group.promise;
     }
     if (!this.#flushScheduled) {
       this.#flushScheduled = true;
@@ -524,25 +562,58 @@ export class Store {
     return Promise.resolve();
   }
 
+  #scheduleGroupSync(): void {
+    if (this.#syncScheduled) return;
+    this.#syncScheduled = true;
+    setImmediate(() => {
+      this.#syncScheduled = false;
+      if (this.#group !== null && this.#syncing.length < MAX_SYNCS && !this.#closed) {
+        this.#groupSync();
+      }
+    });
+  }
+
   /**
-   * Group commit: the first write finding no sync running starts one at once (covering every write made so far);
-   * writes made while it runs wait, and all of them share the next one.
+   * Group commit: an `fdatasync` covers every write made before it started (the flush before it hands them all to
+   * the OS), so each group resolves when its own fsync, or any fsync started after it, has finished. Up to
+   * {@link MAX_SYNCS} run at once; writes made meanwhile form the next group.
    */
   #groupSync(): void {
     const group = this.#group!;
     this.#group = null;
-    this.#syncRunning = true;
+    this.#syncing.push(group);
     let done: Promise<void>;
     try {
       done = this.#active!.datasyncAsync();
     } catch (error) {
       done = Promise.reject(error);
     }
-    done.then(group.resolve, group.reject).finally(() => {
-      this.#syncRunning = false;
-      if (this.#group !== null) this.#groupSync();
-      else this.#idle?.();
-    });
+    done.then(
+      () => {
+        // Every group whose fsync started before this one's is covered by it too.
+        for (const g of this.#syncing) {
+          if (!g.settled) {
+            g.settled = true;
+            g.resolve();
+          }
+          if (g === group) break;
+        }
+        this.#syncDone(group);
+      },
+      (error: unknown) => {
+        if (!group.settled) {
+          group.settled = true;
+          group.reject(error);
+        }
+        this.#syncDone(group);
+      },
+    );
+  }
+
+  #syncDone(group: SyncGroup): void {
+    this.#syncing.splice(this.#syncing.indexOf(group), 1);
+    if (this.#group !== null) this.#scheduleGroupSync();
+    else if (this.#syncing.length === 0) this.#idle?.();
   }
 
   /** Seals the active file (fsync, hint) and starts a new one. */
@@ -682,7 +753,11 @@ export class Store {
     writeMarker(this.dir, firstLive);
     for (const o of outputs)
       this.#files.set(o.id, DataFile.open(inDir(this.dir, dataFileName(o.id)), "r"));
-    for (const u of updates) if (this.#keydir.get(u.id) === u.from) this.#keydir.set(u.id, u.to);
+    for (const u of updates) {
+      if (this.#keydir.get(u.id) !== u.from) continue;
+      this.#uncache(u.from);
+      this.#keydir.set(u.id, u.to);
+    }
     // 5. Delete the inputs; a crash here is finished by the next open, which honours the marker.
     for (const id of inputs) {
       this.#files.get(id)?.close();
@@ -727,6 +802,7 @@ export class Store {
       deadBytes: totalBytes - liveBytes,
       compactions: this.#compactions,
       recovery: [...this.#recovery],
+      lock: this.#lock.osLocked ? "os" : "process",
     };
   }
 
@@ -816,11 +892,21 @@ export class Store {
     this.#closing = true;
     try {
       if (this.#compaction) await this.#compaction.catch(() => undefined);
-      while (this.#syncRunning) await new Promise<void>((resolve) => (this.#idle = resolve));
+      while (this.#syncing.length > 0) await new Promise<void>((resolve) => (this.#idle = resolve));
       this.#idle = null;
       const active = this.#active;
       if (active && this.#readOnlyReason === undefined) {
-        active.sync();
+        try {
+          active.sync();
+        } catch (error) {
+          this.#group?.reject(error);
+          throw error;
+        } finally {
+          // A group whose fsync was scheduled but not started: the sync above covered it.
+          const group = this.#group;
+          this.#group = null;
+          group?.resolve();
+        }
         if (active.size > 0) {
           writeFileAtomic(
             this.dir,

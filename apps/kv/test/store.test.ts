@@ -75,6 +75,39 @@ describe("basic API", () => {
     await db.close();
   });
 
+  it("returns the newest value through a small cache under overwrites, deletes and compaction", async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        fc.array(
+          fc.tuple(
+            fc.constantFrom("put", "get", "get", "del", "compact"),
+            fc.integer({ min: 0, max: 7 }),
+            fc.string({ maxLength: 40 }),
+          ),
+          { maxLength: 80 },
+        ),
+        async (ops) => {
+          const dir = tempDir();
+          // Room for a few values only: evictions, and releases on overwrite, happen all the time.
+          const db = await open(dir, { sync: "never", maxFileSize: 512, cacheSize: 800 });
+          const model = new Map<string, string>();
+          for (const [op, k, v] of ops) {
+            const key = `key${k}`;
+            if (op === "put") {
+              await db.put(key, v);
+              model.set(key, v);
+            } else if (op === "del") {
+              expect(await db.delete(key)).toBe(model.delete(key));
+            } else if (op === "compact") await db.compact();
+            expect(await db.getString(key)).toBe(model.get(key));
+          }
+          await db.close();
+        },
+      ),
+      { numRuns: 30 },
+    );
+  });
+
   it("matches a Map under random puts and deletes, across reopen and compaction", async () => {
     await fc.assert(
       fc.asyncProperty(
@@ -156,6 +189,36 @@ describe("sync modes", () => {
     await db.close();
     const again = await open(dir, { readOnly: true });
     expect(again.stats().keys).toBe(499);
+    await again.close();
+  });
+
+  it("batch resolves a put whose group fsync was still waiting to start when close came", async () => {
+    const dir = tempDir();
+    const db = await open(dir, { sync: "batch" });
+    const puts = Array.from({ length: 300 }, (_, i) => db.put(`k${i}`, `v${i}`));
+    await db.close();
+    await Promise.all(puts);
+    const again = await open(dir, { readOnly: true });
+    expect(again.stats().keys).toBe(300);
+    expect(await again.getString("k299")).toBe("v299");
+    await again.close();
+  });
+
+  it("batch keeps resolving writes that arrive in waves while fsyncs run", async () => {
+    const dir = tempDir();
+    const db = await open(dir, { sync: "batch" });
+    let next = 0;
+    const client = async () => {
+      for (let i = 0; i < 40; i++) {
+        const n = next++;
+        await db.put(`w${n}`, `v${n}`);
+      }
+    };
+    await Promise.all(Array.from({ length: 50 }, client));
+    await db.close();
+    const again = await open(dir, { readOnly: true });
+    expect(again.stats().keys).toBe(2000);
+    expect(await again.getString("w1999")).toBe("v1999");
     await again.close();
   });
 
@@ -380,6 +443,55 @@ describe("locking", () => {
     await r2.close();
     const w2 = await open(dir);
     await w2.close();
+  });
+
+  /** Starts a child process that opens `dir` with `options`, prints its stats as JSON, and closes on any input. */
+  async function holder(dir: string, options: object, env: NodeJS.ProcessEnv = process.env) {
+    const dist = new URL("../dist/index.js", import.meta.url).href;
+    const child = spawn(
+      process.execPath,
+      [
+        "--input-type=module",
+        "-e",
+        `const m = await import(${JSON.stringify(dist)}); const db = await m.open(${JSON.stringify(dir)}, ${JSON.stringify(options)}); console.log(JSON.stringify(db.stats())); process.stdin.on("data", async () => { await db.close(); process.exit(0); });`,
+      ],
+      { stdio: ["pipe", "pipe", "inherit"], env },
+    );
+    const stats = await new Promise<{ lock: string }>((resolve) =>
+      child.stdout.once("data", (d: Buffer) => resolve(JSON.parse(d.toString()))),
+    );
+    const stop = async () => {
+      child.stdin.write("x");
+      await new Promise((resolve) => child.on("exit", resolve));
+    };
+    return { child, stats, stop };
+  }
+
+  it("tells a refused writer that readers in another process hold the store", async () => {
+    const dir = tempDir();
+    await (await open(dir)).close();
+    const reader = await holder(dir, { readOnly: true });
+    try {
+      expect(reader.stats.lock).toBe("os");
+      const error = await open(dir).catch((e: unknown) => e);
+      expect(error).toMatchObject({ code: "ERR_KV_LOCKED" });
+      expect((error as Error).message).toContain("open read-only");
+      const shared = await open(dir, { readOnly: true }); // shared locks coexist
+      expect(shared.stats().lock).toBe("os");
+      await shared.close();
+    } finally {
+      await reader.stop();
+    }
+  });
+
+  it("reports in stats when the backend has no file locks (node backend): only opens in its process are excluded", async () => {
+    const dir = tempDir();
+    const nodeBackend = await holder(dir, {}, { ...process.env, RAFKIT_BACKEND: "node" });
+    try {
+      expect(nodeBackend.stats.lock).toBe("process");
+    } finally {
+      await nodeBackend.stop();
+    }
   });
 
   it("names the pid of a writer in another process", async () => {
