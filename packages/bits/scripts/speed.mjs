@@ -1,6 +1,8 @@
 #!/usr/bin/env node
 // Rough speed check of @rafkit/bits against DataView in one run (not a unit test, not the official
-// benchmark: @rafkit/bench will carry that). Run after `pnpm build`: node scripts/speed.mjs
+// benchmark: @rafkit/bench carries that). In one process the accessors' call sites see several
+// arrays and types; scripts/accessor-speed.mjs forks per measurement instead. Run after `pnpm build`:
+// node scripts/speed.mjs
 import { BigEndian, decodeArray, encodeArray, LittleEndian, ModifiedUtf8 } from "../dist/index.js";
 
 const ROUNDS = 15;

@@ -16,6 +16,17 @@ export function throwOutOfRange(offset: number, width: number, length: number): 
 }
 
 /**
+ * The accessors' slow path for an offset that is not a small integer (`(off | 0) !== off`): returns
+ * when `offset` is still a valid index (2^31 to 2^32 - 1, for arrays over 2 GiB), else throws the
+ * `RangeError`. Testing `(off | 0) !== off` inline costs nothing once V8 has seen only small
+ * integers, where `off >>> 0 !== off` costs a compare per access.
+ * @internal
+ */
+export function checkLargeOffset(offset: number, width: number, length: number): void {
+  if (offset >>> 0 !== offset) throwOutOfRange(offset, width, length);
+}
+
+/**
  * Throws the `RangeError` for `count` elements at `index` in a typed array of `length` elements.
  * @internal
  */

@@ -69,14 +69,17 @@ describe.each([BigEndian, LittleEndian].map((c) => [c.order, c] as const))(
 
     test("a failed 64-bit or double write touches no byte", () => {
       const b = new Uint8Array(12).fill(7);
-      for (const [name, v] of [
-        ["BigInt64", -1n],
-        ["BigUint64", 2n ** 64n - 1n],
-        ["Float64", Number.NaN],
-        ["Float64", -1.5],
-        ["SafeInt64", -1],
+      for (const [name, width, v] of [
+        ["BigInt64", 8, -1n],
+        ["BigUint64", 8, 2n ** 64n - 1n],
+        ["Float64", 8, Number.NaN],
+        ["Float64", 8, -1.5],
+        ["SafeInt64", 8, -1],
+        ["Float32", 4, Number.NaN],
       ] as const) {
-        for (const off of [5, 6, 7, 11]) {
+        // Negative offsets too: for them the near word is the one out of range.
+        const end = b.length - width;
+        for (const off of [end + 1, end + 2, end + 3, b.length - 1, -1, -3, -4]) {
           expect(() => c[`set${name}`]!(b, off, v)).toThrow(RangeError);
         }
       }
@@ -112,6 +115,30 @@ describe.each([BigEndian, LittleEndian].map((c) => [c.order, c] as const))(
       expect(() => codec.getUint8(b, 0)).toThrow(RangeError);
     });
 
+    test("alternating arrays each keep their own view, also when one was resized meanwhile", () => {
+      type Resizable = ArrayBuffer & { resize(n: number): void };
+      const ResizableBuffer = ArrayBuffer as unknown as new (
+        n: number,
+        o: { maxByteLength: number },
+      ) => Resizable;
+      const buffer = new ResizableBuffer(8, { maxByteLength: 64 });
+      const tracking = new Uint8Array(buffer);
+      const other = new Uint8Array(new ArrayBuffer(16), 4, 8);
+      for (let i = 0; i < 4; i++) {
+        codec.setInt32(tracking, 4, i);
+        codec.setInt32(other, 4, -i - 1);
+        expect(codec.getInt32(tracking, 4)).toBe(i);
+        expect(codec.getInt32(other, 4)).toBe(-i - 1);
+      }
+      // `tracking` is now the previous array, its remembered view 8 bytes long.
+      buffer.resize(32);
+      codec.setInt32(tracking, 28, 99);
+      expect(codec.getInt32(other, 4)).toBe(-4);
+      expect(codec.getInt32(tracking, 28)).toBe(99);
+      expect(new DataView(buffer).getInt32(28, codec.order === "little")).toBe(99);
+      expect(() => codec.getInt32(other, 5)).toThrow(RangeError);
+    });
+
     test("a length-tracking array over a resizable buffer follows the buffer's size", () => {
       // ES2024 resizable buffers (in Node 20; not yet in this project's TypeScript lib).
       type Resizable = ArrayBuffer & { resize(n: number): void };
@@ -131,6 +158,30 @@ describe.each([BigEndian, LittleEndian].map((c) => [c.order, c] as const))(
       expect(() => codec.setInt16(b, 5, 1)).toThrow(RangeError);
       codec.setInt16(b, 4, 7);
       expect(codec.getInt16(b, 4)).toBe(7);
+      // Growing again: the first write past the old end renews the stale view, NaN or not.
+      const dv = new DataView(buffer);
+      for (const [width, v, hi] of [
+        [4, -1.5, 0xbfc00000],
+        [4, Number.NaN, 0x7fc00000],
+        [8, -1.5, 0xbff80000],
+        [8, Number.NaN, 0x7ff80000],
+      ] as const) {
+        buffer.resize(6);
+        codec.getInt16(b, 4); // cache the small view
+        buffer.resize(48);
+        const off = 40;
+        b.fill(0xff, off);
+        if (width === 4) codec.setFloat32(b, off, v);
+        else codec.setFloat64(b, off, v);
+        expect(
+          dv.getInt32(codec.order === "little" ? off + width - 4 : off, codec.order === "little"),
+        ).toBe(hi | 0);
+        if (width === 8) {
+          expect(
+            dv.getInt32(codec.order === "little" ? off : off + 4, codec.order === "little"),
+          ).toBe(0);
+        }
+      }
     });
   },
 );
