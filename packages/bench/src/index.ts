@@ -8,7 +8,9 @@
 export { Blackhole } from "./blackhole";
 export { BUILTIN_SUITES, builtinSuiteUrl } from "./builtin";
 export { BenchError, type BenchErrorCode } from "./errors";
+export { iterationArg, runExternalFork } from "./external";
 export { type ForkMessage, type ForkRequest, forkEntryPath, runFork } from "./fork";
+export { javaCommand, javaExecutable, javaUnavailable } from "./java";
 export { type LoadedSuite, loadSuiteModule, moduleUrl } from "./loader";
 export { DEFAULT_OPTIONS, describeIteration, resolveOptions } from "./options";
 export { progressListener } from "./progress";
@@ -40,8 +42,16 @@ export {
   type RunOptions,
   type RunReport,
   runBenchmarks,
+  type SkippedBenchmark,
 } from "./run";
-export { type IterationRecord, runTrial, scoreOf, type TrialJob, type TrialResult } from "./runner";
+export {
+  type IterationRecord,
+  type RuntimeInfo,
+  runTrial,
+  scoreOf,
+  type TrialJob,
+  type TrialResult,
+} from "./runner";
 export {
   computeStatistics,
   inverseRegularizedBeta,
@@ -61,6 +71,8 @@ export {
   type BenchmarkFn,
   type BenchOptions,
   defineSuite,
+  type ExternalBenchmark,
+  type ExternalCommand,
   type IterationSpec,
   isSuite,
   type LevelHooks,
@@ -71,6 +83,17 @@ export {
   type Suite,
   type SuiteDefinition,
 } from "./suite";
+export {
+  evaluateTargets,
+  exactFilter,
+  formatTargets,
+  TARGET_GROUPS,
+  TARGETS,
+  type Target,
+  type TargetGroup,
+  type TargetOutcome,
+  targetBenchmarks,
+} from "./targets";
 export {
   higherIsBetter,
   MODES,

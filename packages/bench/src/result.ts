@@ -1,4 +1,5 @@
 import { describeIteration } from "./options";
+import type { RuntimeInfo } from "./runner";
 import { computeStatistics, jmhPercentiles, type Statistics } from "./stats";
 import type { BenchOptions, ParamValues } from "./suite";
 import { NANOS_PER_UNIT, scoreUnit } from "./units";
@@ -82,12 +83,16 @@ export function metricStatistics(metric: Metric): Statistics {
   return computeStatistics(metric.rawData.flat());
 }
 
-/** Builds the result record of a benchmark from the measurement scores of its trials. */
+/**
+ * Builds the result record of a benchmark from the measurement scores of its trials. `runtime` describes an
+ * external runtime (e.g. the JDK); without it the record names this Node process.
+ */
 export function buildResult(
   benchmark: string,
   params: ParamValues,
   options: BenchOptions,
   rawData: number[][],
+  runtime?: RuntimeInfo,
 ): BenchmarkResult {
   const secondaryMetrics: Record<string, Metric> = {};
   if (options.bytesPerOperation !== undefined) {
@@ -107,11 +112,11 @@ export function buildResult(
     mode: options.mode,
     threads: 1,
     forks: options.forks,
-    jvm: process.execPath,
-    jvmArgs: [...(options.gc ? ["--expose-gc"] : []), ...options.nodeArgs],
-    jdkVersion: process.version,
-    vmName: "V8",
-    vmVersion: process.versions.v8,
+    jvm: runtime?.jvm ?? process.execPath,
+    jvmArgs: runtime ? [] : [...(options.gc ? ["--expose-gc"] : []), ...options.nodeArgs],
+    jdkVersion: runtime?.jdkVersion ?? process.version,
+    vmName: runtime?.vmName ?? "V8",
+    vmVersion: runtime?.vmVersion ?? process.versions.v8,
     warmupIterations: options.warmup.iterations,
     warmupTime: describeIteration(options.warmup, options.mode),
     warmupBatchSize: 1,

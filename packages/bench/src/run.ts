@@ -1,12 +1,14 @@
 import { BenchError } from "./errors";
+import { runExternalFork } from "./external";
 import { runFork } from "./fork";
 import type { LoadedSuite } from "./loader";
 import { benchmarkOptions } from "./options";
 import { type BenchmarkResult, buildResult } from "./result";
-import { type IterationRecord, runTrial } from "./runner";
+import { type IterationRecord, runTrial, type TrialResult } from "./runner";
 import {
   type AnySuite,
   type BenchOptions,
+  benchmarkEntry,
   isSuite,
   type ParamValue,
   type ParamValues,
@@ -49,6 +51,8 @@ export interface RunListener {
   onForkStart?(planned: PlannedBenchmark, fork: number): void;
   /** After each iteration. */
   onIteration?(planned: PlannedBenchmark, fork: number, record: IterationRecord): void;
+  /** When a benchmark is skipped because it is unavailable here (once per benchmark, not per params). */
+  onBenchmarkSkipped?(planned: PlannedBenchmark, reason: string): void;
   /** After a benchmark finished or failed. */
   onBenchmarkEnd?(
     planned: PlannedBenchmark,
@@ -68,6 +72,16 @@ export interface BenchmarkFailure {
   error: Error;
 }
 
+/** A benchmark that did not run because it is unavailable here (e.g. no `java` on PATH). */
+export interface SkippedBenchmark {
+  /** `Suite.benchmark`. */
+  benchmark: string;
+  /** Its parameter values. */
+  params: ParamValues;
+  /** Why, as the benchmark's `unavailable()` said. */
+  reason: string;
+}
+
 /** What `runBenchmarks` returns. */
 export interface RunReport {
   /** Results in run order. */
@@ -76,6 +90,8 @@ export interface RunReport {
   pids: number[][];
   /** Benchmarks that failed; the others still ran. */
   failures: BenchmarkFailure[];
+  /** Benchmarks skipped as unavailable here; not failures. */
+  skipped: SkippedBenchmark[];
 }
 
 function toLoaded(suites: readonly (LoadedSuite | AnySuite)[]): LoadedSuite[] {
@@ -184,26 +200,48 @@ export async function runBenchmarks(
   listener: RunListener = {},
 ): Promise<RunReport> {
   const plan = planBenchmarks(suites, options);
-  const report: RunReport = { results: [], pids: [], failures: [] };
+  const report: RunReport = { results: [], pids: [], failures: [], skipped: [] };
+  const unavailable = new Map<string, string | undefined>();
   listener.onStart?.(plan);
   for (const [index, planned] of plan.entries()) {
+    const entry = benchmarkEntry(planned.suite, planned.benchmark);
+    if (!unavailable.has(planned.id)) {
+      const reason = entry.unavailable?.();
+      unavailable.set(planned.id, reason);
+      if (reason !== undefined) listener.onBenchmarkSkipped?.(planned, reason);
+    }
+    const reason = unavailable.get(planned.id);
+    if (reason !== undefined) {
+      report.skipped.push({ benchmark: planned.id, params: planned.params, reason });
+      continue;
+    }
     listener.onBenchmarkStart?.(planned, index);
     try {
       const rawData: number[][] = [];
       const pids: number[] = [];
+      let runtime: TrialResult["runtime"];
       const forks = planned.options.forks;
-      if (forks > 0 && planned.module === undefined) {
+      const external = entry.external;
+      if (forks > 0 && planned.module === undefined && external === undefined) {
         throw new BenchError(
           "ERR_BENCH_FORK",
           `suite ${planned.suite.name} was not loaded from a module, so it cannot fork; load it with loadSuiteModule() or use forks: 0`,
         );
       }
-      for (let fork = forks === 0 ? 0 : 1; fork <= forks; fork++) {
+      // An external benchmark always runs in its own process: forks 0 still means one.
+      const first = forks === 0 && external === undefined ? 0 : 1;
+      const last = external === undefined ? forks : Math.max(forks, 1);
+      for (let fork = first; fork <= last; fork++) {
         listener.onForkStart?.(planned, fork);
         const onIteration = (record: IterationRecord) =>
           listener.onIteration?.(planned, fork, record);
-        const trial =
-          fork === 0
+        const trial = external
+          ? await runExternalFork(
+              external.command(planned.params, planned.options),
+              planned.options,
+              onIteration,
+            )
+          : fork === 0
             ? await runTrial(planned, onIteration)
             : await runFork(
                 {
@@ -217,8 +255,9 @@ export async function runBenchmarks(
               );
         rawData.push(trial.measurement);
         pids.push(trial.pid);
+        runtime ??= trial.runtime;
       }
-      const result = buildResult(planned.id, planned.params, planned.options, rawData);
+      const result = buildResult(planned.id, planned.params, planned.options, rawData, runtime);
       report.results.push(result);
       report.pids.push(pids);
       listener.onBenchmarkEnd?.(planned, { result });

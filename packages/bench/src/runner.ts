@@ -1,7 +1,6 @@
 import { setFlagsFromString } from "node:v8";
 import { runInNewContext } from "node:vm";
 import { Blackhole } from "./blackhole";
-import { BenchError } from "./errors";
 import {
   type AnySuite,
   type BenchOptions,
@@ -25,10 +24,24 @@ export interface IterationRecord {
   score: number;
 }
 
+/** The runtime that ran an external trial, as it describes itself (JMH's `jvm`, `jdkVersion`, ...). */
+export interface RuntimeInfo {
+  /** Executable. */
+  jvm: string;
+  /** Runtime version. */
+  jdkVersion: string;
+  /** VM name. */
+  vmName: string;
+  /** VM version. */
+  vmVersion: string;
+}
+
 /** The scores of one trial (one fork, or the in-process run). */
 export interface TrialResult {
   /** Process that ran it. */
   pid: number;
+  /** For external trials: the runtime that ran it (Node's own trials leave it out). */
+  runtime?: RuntimeInfo;
   /** Warmup scores (not used for statistics). */
   warmup: number[];
   /** Measurement scores. */
@@ -48,6 +61,13 @@ export interface TrialJob {
 }
 
 type Loop = (fn: unknown, bh: Blackhole, state: unknown, params: unknown, n: number) => void;
+type AsyncLoop = (
+  fn: unknown,
+  bh: Blackhole,
+  state: unknown,
+  params: unknown,
+  n: number,
+) => Promise<void>;
 
 /** Calls per pass of the unrolled measurement loop. */
 const UNROLL = 16;
@@ -71,6 +91,28 @@ for (; i < n; i++) ${call}`,
   ) as Loop;
 }
 
+const AsyncFunction = (async () => {}).constructor as new (...args: string[]) => AsyncLoop;
+
+/**
+ * A fresh loop for a benchmark that returns promises: each call is awaited before the next starts, so
+ * the score is the latency of one operation, as a caller awaiting it sees it.
+ */
+function makeAsyncLoop(): AsyncLoop {
+  return new AsyncFunction(
+    "fn",
+    "bh",
+    "state",
+    "params",
+    "n",
+    "for (let i = 0; i < n; i++) bh.consume(await fn(bh, state, params));",
+  );
+}
+
+const isThenable = (value: unknown): value is PromiseLike<unknown> =>
+  (typeof value === "object" || typeof value === "function") &&
+  value !== null &&
+  typeof (value as PromiseLike<unknown>).then === "function";
+
 const now = () => performance.now() * 1e6;
 
 /** A function that forces a full GC, exposing `gc` on demand when the process lacks `--expose-gc`. */
@@ -84,7 +126,8 @@ function gcFunction(): () => void {
 /**
  * Runs one trial in this process: state, trial setup, warmup and measurement iterations (each wrapped in the
  * iteration hooks, which are not timed), trial teardown. Iterations by time call the benchmark in batches
- * that grow until a batch is long enough for the clock reads to be negligible.
+ * that grow until a batch is long enough for the clock reads to be negligible. A benchmark that returns a
+ * promise has each call awaited before the next one; a synchronous one is never awaited.
  */
 export async function runTrial(
   job: TrialJob,
@@ -92,17 +135,35 @@ export async function runTrial(
 ): Promise<TrialResult> {
   const { suite, params, options } = job;
   const fn = benchmarkFn(suite, job.benchmark);
-  if (fn.constructor.name === "AsyncFunction") {
-    throw new BenchError(
-      "ERR_BENCH_BAD_SUITE",
-      `benchmark ${suite.name}.${job.benchmark} is async; benchmarks must be synchronous`,
-    );
-  }
   const state = suite.state ? await suite.state(params) : undefined;
   await suite.setup?.trial?.(state, params);
   const bh = new Blackhole();
   const gc = options.gc ? gcFunction() : undefined;
   const loop = makeLoop();
+  // Whether the benchmark returns promises is learnt from its first call (an `async` function is known
+  // up front). Until then, and for async benchmarks, batches go through `drive`; a synchronous benchmark
+  // then runs `loop` directly, with no await per batch, let alone per call.
+  let kind = (fn.constructor.name === "AsyncFunction" ? "async" : "unknown") as
+    | "unknown"
+    | "sync"
+    | "async";
+  let asyncLoop: AsyncLoop | undefined = kind === "async" ? makeAsyncLoop() : undefined;
+  const drive = async (n: number): Promise<void> => {
+    if (kind === "unknown") {
+      const first = fn(bh, state, params);
+      if (isThenable(first)) {
+        kind = "async";
+        asyncLoop = makeAsyncLoop();
+        bh.consume(await first);
+      } else {
+        kind = "sync";
+        bh.consume(first);
+      }
+      n--;
+    }
+    if (kind === "sync") loop(fn, bh, state, params, n);
+    else await asyncLoop!(fn, bh, state, params, n);
+  };
   let batch = 1;
   const result: TrialResult = { pid: process.pid, warmup: [], measurement: [] };
   try {
@@ -115,12 +176,14 @@ export async function runTrial(
         let nanos: number;
         if (options.mode === "ss") {
           const t0 = now();
-          loop(fn, bh, state, params, 1);
+          if (kind === "sync") loop(fn, bh, state, params, 1);
+          else await drive(1);
           nanos = now() - t0;
           invocations = 1;
         } else if (spec.invocations !== undefined) {
           const t0 = now();
-          loop(fn, bh, state, params, spec.invocations);
+          if (kind === "sync") loop(fn, bh, state, params, spec.invocations);
+          else await drive(spec.invocations);
           nanos = now() - t0;
           invocations = spec.invocations;
         } else {
@@ -131,7 +194,8 @@ export async function runTrial(
           let t1 = t0;
           do {
             const b0 = t1;
-            loop(fn, bh, state, params, batch);
+            if (kind === "sync") loop(fn, bh, state, params, batch);
+            else await drive(batch);
             invocations += batch;
             t1 = now();
             if (t1 - b0 < batchGoal && batch < 2 ** 30) batch *= 2;

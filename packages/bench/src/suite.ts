@@ -49,10 +49,39 @@ export interface BenchOptions {
 /** A benchmark body: receives the blackhole, the trial state and the parameter values; its result is consumed. */
 export type BenchmarkFn<S, V> = (bh: Blackhole, state: S, params: V) => unknown;
 
-/** A benchmark with its own option overrides. */
+/** A command line for one external fork. */
+export interface ExternalCommand {
+  /** Executable, looked up on `PATH` (e.g. `java`). */
+  command: string;
+  /** Its arguments. */
+  args: readonly string[];
+  /** Working directory (default: this process's). */
+  cwd?: string;
+}
+
+/**
+ * A benchmark measured by another program, one process per fork (e.g. the JDK running a Java harness). The
+ * process prints one JSON line per iteration, `{"warmup":true|false,"ops":N,"nanos":T}`, in order (warmup
+ * iterations first), and may print `{"runtime":{"jvm":..,"jdkVersion":..,"vmName":..,"vmVersion":..}}` to
+ * describe itself; every other stdout line goes to stderr. The harness turns the lines into the same
+ * iteration scores as its own forks, so external results share the statistics, table, JSON and charts.
+ */
+export interface ExternalBenchmark<V> {
+  /** The command for one fork, given the parameter values and resolved options (see `iterationArg`). */
+  command(params: V, options: BenchOptions): ExternalCommand;
+}
+
+/** A benchmark with its own option overrides; either `run` (in Node) or `external` (another process). */
 export interface BenchmarkDefinition<S, V> {
-  /** The benchmark body. */
-  run: BenchmarkFn<S, V>;
+  /** The benchmark body. It may return a promise, which is awaited before the next call. */
+  run?: BenchmarkFn<S, V>;
+  /** Or: a benchmark measured by another program, one process per fork. */
+  external?: ExternalBenchmark<V>;
+  /**
+   * Why the benchmark cannot run here (e.g. `"java not found on PATH"`), or `undefined` when it can. Asked
+   * once per run, in the parent; an unavailable benchmark is skipped with that message, not failed.
+   */
+  unavailable?: () => string | undefined;
   /** Options for this benchmark only. */
   options?: Partial<BenchOptions>;
 }
@@ -135,10 +164,12 @@ export function defineSuite<const P extends ParamSpace = Record<never, never>, S
       );
     }
     const entry = benchmarks[b];
-    if (typeof entry !== "function" && typeof entry?.run !== "function") {
+    const runs = typeof entry === "function" || typeof entry?.run === "function";
+    const external = typeof entry === "object" && typeof entry?.external?.command === "function";
+    if (runs === external) {
       throw new BenchError(
         "ERR_BENCH_BAD_SUITE",
-        `benchmark ${name}.${b} must be a function or { run }`,
+        `benchmark ${name}.${b} must be a function, { run } or { external }`,
       );
     }
   }
@@ -167,13 +198,28 @@ export function isSuite(value: unknown): value is AnySuite {
   );
 }
 
-/** The body of a benchmark entry. */
-export function benchmarkFn(suite: AnySuite, benchmark: string): BenchmarkFn<unknown, ParamValues> {
+/** A benchmark entry in its long form (`{ run }` or `{ external }`). */
+export function benchmarkEntry(
+  suite: AnySuite,
+  benchmark: string,
+): BenchmarkDefinition<unknown, ParamValues> {
   const entry = suite.benchmarks[benchmark];
   if (entry === undefined) {
     throw new BenchError("ERR_BENCH_NO_MATCH", `suite ${suite.name} has no benchmark ${benchmark}`);
   }
-  return typeof entry === "function" ? entry : entry.run;
+  return typeof entry === "function" ? { run: entry } : entry;
+}
+
+/** The body of a benchmark entry; an external benchmark has none and cannot run in this process. */
+export function benchmarkFn(suite: AnySuite, benchmark: string): BenchmarkFn<unknown, ParamValues> {
+  const { run } = benchmarkEntry(suite, benchmark);
+  if (run === undefined) {
+    throw new BenchError(
+      "ERR_BENCH_BAD_SUITE",
+      `benchmark ${suite.name}.${benchmark} is external: it runs in its own process, not in Node`,
+    );
+  }
+  return run;
 }
 
 /** Every combination of parameter values, the last parameter varying fastest (JMH's order). */

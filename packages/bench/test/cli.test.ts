@@ -1,5 +1,5 @@
 import { execFile } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -108,5 +108,27 @@ describe("rafkit-bench CLI", () => {
     const missing = await run("compare", a, join(dir, "nope.json"));
     expect(missing.code).toBe(1);
     expect(missing.stderr).toContain("cannot read");
+  });
+
+  it("skips an unavailable benchmark with a visible message and still succeeds", async () => {
+    const suite = join(dir, "skip.bench.mjs");
+    const dist = new URL("../dist/index.js", import.meta.url).href;
+    writeFileSync(
+      suite,
+      `import { defineSuite } from ${JSON.stringify(dist)};
+export default defineSuite({
+  name: "Skip",
+  benchmarks: {
+    present: () => 1,
+    missing: { run: () => 2, unavailable: () => "nothing here" },
+  },
+});
+`,
+    );
+    const { code, stdout, stderr } = await run("--suite", suite, ...tiny);
+    expect(code).toBe(0);
+    expect(stderr).toContain("skipped Skip.missing: nothing here");
+    expect(stdout).toMatch(/Skip\.present\s+avgt\s+3/);
+    expect(stdout).not.toContain("Skip.missing");
   });
 });

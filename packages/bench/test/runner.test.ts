@@ -82,13 +82,106 @@ describe("runTrial", () => {
     expect(tornDown).toBe(true);
   });
 
-  it("rejects async benchmarks", async () => {
-    const suite = defineSuite({ name: "Async", benchmarks: { a: async () => 1 } });
-    await expect(
-      runTrial({ suite, benchmark: "a", params: {}, options: quick() }),
-    ).rejects.toMatchObject({
-      code: "ERR_BENCH_BAD_SUITE",
+  it("awaits each call of an async benchmark before the next, and consumes what it resolves to", async () => {
+    let calls = 0;
+    let inFlight = 0;
+    let maxInFlight = 0;
+    const suite = defineSuite({
+      name: "Async",
+      benchmarks: {
+        async tick() {
+          calls++;
+          inFlight++;
+          maxInFlight = Math.max(maxInFlight, inFlight);
+          await new Promise((resolve) => setImmediate(resolve));
+          inFlight--;
+          return calls;
+        },
+      },
     });
+    const options = quick({
+      warmup: { iterations: 1, invocations: 3 },
+      measurement: { iterations: 2, invocations: 7 },
+    });
+    const result = await runTrial({ suite, benchmark: "tick", params: {}, options });
+    expect(calls).toBe(3 + 2 * 7);
+    expect(maxInFlight).toBe(1);
+    // setImmediate waits for the event loop: each call costs far more than a synchronous no-op.
+    expect(result.measurement.every((s) => s > 0)).toBe(true);
+  });
+
+  it("awaits a plain function that returns promises, learnt from its first call, by time too", async () => {
+    const order: string[] = [];
+    let n = 0;
+    const suite = defineSuite({
+      name: "Thenable",
+      benchmarks: {
+        later: () => {
+          const i = n++;
+          order.push(`start ${i}`);
+          return Promise.resolve().then(() => void order.push(`end ${i}`));
+        },
+      },
+    });
+    await runTrial({ suite, benchmark: "later", params: {}, options: quick() });
+    expect(n).toBeGreaterThan(3);
+    // Strictly alternating: call i+1 starts only after call i resolved.
+    expect(order.slice(0, 6)).toEqual(["start 0", "end 0", "start 1", "end 1", "start 2", "end 2"]);
+    expect(order.filter((e) => e.startsWith("start"))).toHaveLength(n);
+    expect(order.filter((e) => e.startsWith("end"))).toHaveLength(n);
+  });
+
+  it("never awaits between the calls or batches of a synchronous benchmark", async () => {
+    // A microtask queued by each call can only run when the runner yields. For a synchronous benchmark
+    // it must not yield within an iteration, neither between calls nor between the batches of a timed
+    // iteration, so every call of one measurement iteration sees the same count of run microtasks.
+    let ran = 0;
+    const iterations: number[][] = [];
+    const suite = defineSuite({
+      name: "Sync",
+      setup: { iteration: () => void iterations.push([]) },
+      benchmarks: {
+        queue() {
+          iterations.at(-1)!.push(ran);
+          queueMicrotask(() => void ran++);
+        },
+      },
+    });
+    for (const measurement of [
+      { iterations: 2, invocations: 500 },
+      { iterations: 2, time: 5 },
+    ]) {
+      iterations.length = 0;
+      await runTrial({
+        suite,
+        benchmark: "queue",
+        params: {},
+        options: quick({ warmup: { iterations: 1, invocations: 50 }, measurement }),
+      });
+      const [, first, second] = iterations;
+      expect(first!.length).toBeGreaterThan(1);
+      expect(new Set(first).size).toBe(1);
+      expect(new Set(second).size).toBe(1);
+      // The microtasks did run between iterations: the counter moved on.
+      expect(second![0]).toBeGreaterThan(first![0]!);
+    }
+  });
+
+  it("reports a rejected async benchmark as a failure and still tears down", async () => {
+    let tornDown = false;
+    const suite = defineSuite({
+      name: "Rejects",
+      teardown: { trial: () => void (tornDown = true) },
+      benchmarks: {
+        async boom() {
+          throw new Error("async boom");
+        },
+      },
+    });
+    await expect(
+      runTrial({ suite, benchmark: "boom", params: {}, options: quick() }),
+    ).rejects.toThrow("async boom");
+    expect(tornDown).toBe(true);
   });
 
   it("single-shot mode makes one call per iteration; --gc works without --expose-gc", async () => {

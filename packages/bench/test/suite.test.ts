@@ -28,7 +28,7 @@ describe("defineSuite", () => {
     [{ name: "has space", benchmarks: { a: one } }, /suite name must be an identifier/],
     [{ name: "Empty", benchmarks: {} }, /has no benchmarks/],
     [{ name: "S", benchmarks: { "a-b": one } }, /benchmark name "a-b"/],
-    [{ name: "S", benchmarks: { a: 1 } }, /must be a function or \{ run \}/],
+    [{ name: "S", benchmarks: { a: 1 } }, /must be a function, \{ run \} or \{ external \}/],
     [{ name: "S", params: { size: [] }, benchmarks: { a: one } }, /needs at least one value/],
     [{ name: "S", params: { "x y": [1] }, benchmarks: { a: one } }, /param name "x y"/],
   ])("rejects %j", (definition, message) => {

@@ -1,0 +1,129 @@
+import { spawn } from "node:child_process";
+import { createInterface } from "node:readline";
+import { BenchError } from "./errors";
+import { type IterationRecord, type RuntimeInfo, scoreOf, type TrialResult } from "./runner";
+import type { BenchOptions, ExternalCommand, IterationSpec } from "./suite";
+
+/**
+ * An iteration length as external harnesses take it: `200ms` for a time, `1000ops` for an invocation
+ * count, `1ops` in single-shot mode (one call per iteration).
+ */
+export function iterationArg(spec: IterationSpec, mode: BenchOptions["mode"]): string {
+  if (mode === "ss") return "1ops";
+  if (spec.invocations !== undefined) return `${spec.invocations}ops`;
+  return `${spec.time ?? 0}ms`;
+}
+
+interface IterationLine {
+  warmup: boolean;
+  ops: number;
+  nanos: number;
+}
+
+function isIterationLine(value: unknown): value is IterationLine {
+  const v = value as IterationLine;
+  return (
+    typeof v === "object" &&
+    v !== null &&
+    typeof v.warmup === "boolean" &&
+    Number.isFinite(v.ops) &&
+    v.ops > 0 &&
+    Number.isFinite(v.nanos) &&
+    v.nanos >= 0
+  );
+}
+
+function isRuntimeLine(value: unknown): value is { runtime: RuntimeInfo } {
+  const r = (value as { runtime?: RuntimeInfo })?.runtime;
+  return typeof r === "object" && r !== null && typeof r.jdkVersion === "string";
+}
+
+function parseLine(line: string): unknown {
+  if (!line.startsWith("{")) return undefined;
+  try {
+    return JSON.parse(line);
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Runs one trial as a separate program (an external fork, e.g. `java RafBench ...`): reads its iteration
+ * lines from stdout and scores them exactly as a Node fork's iterations are scored. Other output goes to
+ * this process's stderr. Fails with `ERR_BENCH_FORK` when the program cannot start, and with
+ * `ERR_BENCH_FAILED` when it exits non-zero or reports other iteration counts than `options` asks for.
+ */
+export function runExternalFork(
+  command: ExternalCommand,
+  options: BenchOptions,
+  onIteration?: (record: IterationRecord) => void,
+): Promise<TrialResult> {
+  const child = spawn(command.command, [...command.args], {
+    ...(command.cwd !== undefined ? { cwd: command.cwd } : {}),
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  const result: TrialResult = { pid: child.pid ?? -1, warmup: [], measurement: [] };
+  const stderrTail: string[] = [];
+  child.stderr.on("data", (chunk: Buffer) => {
+    process.stderr.write(chunk);
+    stderrTail.push(chunk.toString());
+    if (stderrTail.length > 20) stderrTail.shift();
+  });
+  let protocolError: string | undefined;
+  const lines = createInterface({ input: child.stdout });
+  lines.on("line", (line) => {
+    const parsed = parseLine(line.trim());
+    if (isRuntimeLine(parsed)) {
+      result.runtime = parsed.runtime;
+    } else if (isIterationLine(parsed)) {
+      const phase = parsed.warmup ? "warmup" : "measurement";
+      if (phase === "warmup" && result.measurement.length > 0) {
+        protocolError ??= "a warmup iteration came after a measurement iteration";
+      }
+      const score = scoreOf(parsed.ops * options.operationsPerInvocation, parsed.nanos, options);
+      const index = result[phase].length;
+      result[phase].push(score);
+      onIteration?.({ phase, index, invocations: parsed.ops, nanos: parsed.nanos, score });
+    } else if (line.length > 0) {
+      process.stderr.write(`${line}\n`);
+    }
+  });
+  const describe = `${command.command} ${command.args.join(" ")}`;
+  return new Promise((resolve, reject) => {
+    child.on("error", (error) =>
+      reject(
+        new BenchError("ERR_BENCH_FORK", `cannot start ${describe}: ${error.message}`, {
+          cause: error,
+        }),
+      ),
+    );
+    child.on("close", (code, signal) => {
+      if (code !== 0) {
+        const why = signal ? `signal ${signal}` : `code ${code}`;
+        const tail = stderrTail.join("").trim().split("\n").slice(-5).join("\n");
+        reject(
+          new BenchError(
+            "ERR_BENCH_FAILED",
+            `external fork exited with ${why}: ${describe}${tail ? `\n${tail}` : ""}`,
+          ),
+        );
+        return;
+      }
+      const want = {
+        warmup: options.warmup.iterations,
+        measurement: options.measurement.iterations,
+      };
+      if (
+        protocolError === undefined &&
+        (result.warmup.length !== want.warmup || result.measurement.length !== want.measurement)
+      ) {
+        protocolError = `reported ${result.warmup.length} warmup and ${result.measurement.length} measurement iterations, expected ${want.warmup} and ${want.measurement}`;
+      }
+      if (protocolError !== undefined) {
+        reject(new BenchError("ERR_BENCH_FAILED", `external fork ${describe}: ${protocolError}`));
+      } else {
+        resolve(result);
+      }
+    });
+  });
+}

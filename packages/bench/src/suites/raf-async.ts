@@ -1,0 +1,217 @@
+// The async suite for @rafkit/raf (servers): awaited `readInt`/`writeInt` over 1 and 5 KiB, one op being
+// seek(0) then size/4 ints, each awaited before the next (what a caller writing `await f.readInt()` gets).
+// Against: fs.promises FileHandle with 4 bytes per int (what Node code does today), the npm package
+// `random-access-file` doing the same, and rafkit's synchronous class for the cost of being async.
+import { randomFillSync } from "node:crypto";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { type FileHandle, open } from "node:fs/promises";
+import { createRequire } from "node:module";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import * as raf from "@rafkit/raf";
+import { RandomAccessFile } from "@rafkit/raf";
+import { isNativeAvailable } from "@rafkit/syscall-state";
+import { defineSuite } from "../suite";
+
+/** The part of `AsyncRandomAccessFile` the suite uses (looked up at run time: see `asyncUnavailable`). */
+interface AsyncRaf {
+  seek(pos: number): Promise<void>;
+  readInt(): Promise<number>;
+  writeInt(v: number): Promise<void>;
+  flush(): Promise<void>;
+  close(): Promise<void>;
+}
+interface AsyncRafClass {
+  open(path: string, mode: "rw", options?: { backend?: "native" | "node" }): Promise<AsyncRaf>;
+}
+
+const AsyncRandomAccessFile = (raf as unknown as { AsyncRandomAccessFile?: AsyncRafClass })
+  .AsyncRandomAccessFile;
+
+function asyncUnavailable(): string | undefined {
+  return AsyncRandomAccessFile === undefined
+    ? "this @rafkit/raf has no AsyncRandomAccessFile (not available)"
+    : undefined;
+}
+
+/** The callback API of the npm package `random-access-file` (v4) the suite uses. */
+interface RandomAccessFileNpm {
+  read(offset: number, size: number, cb: (err: Error | null, buf: Buffer) => void): void;
+  write(offset: number, buf: Buffer, cb: (err: Error | null) => void): void;
+  open(cb: (err: Error | null) => void): void;
+  close(cb: (err: Error | null) => void): void;
+}
+type RandomAccessFileNpmClass = new (path: string) => RandomAccessFileNpm;
+
+let npmClass: RandomAccessFileNpmClass | string | undefined;
+
+/**
+ * The npm package `random-access-file`, a dev dependency of this package: loaded lazily, so the suite
+ * works (and skips that benchmark with a message) where it is not installed.
+ */
+function randomAccessFileNpm(): RandomAccessFileNpmClass | string {
+  if (npmClass === undefined) {
+    try {
+      npmClass = createRequire(import.meta.url)("random-access-file") as RandomAccessFileNpmClass;
+    } catch (error) {
+      npmClass = `the npm package random-access-file is not installed (npm i random-access-file): ${(error as Error).message.split("\n")[0]}`;
+    }
+  }
+  return npmClass;
+}
+
+const npmUnavailable = (): string | undefined => {
+  const c = randomAccessFileNpm();
+  return typeof c === "string" ? c : undefined;
+};
+
+const call = <T>(fn: (cb: (err: Error | null, v?: T) => void) => void): Promise<T> =>
+  new Promise((resolve, reject) => fn((err, v) => (err ? reject(err) : resolve(v as T))));
+
+interface AsyncState {
+  size: number;
+  count: number;
+  small: Buffer;
+  /** The file's bytes in memory, for `awaitPerInt`. */
+  bytes: Uint8Array;
+  view: DataView;
+  values: Int32Array;
+  dir: string;
+  path: string;
+  asyncFile: AsyncRaf | undefined;
+  syncFile: RandomAccessFile | undefined;
+  handle: FileHandle | undefined;
+  npm: RandomAccessFileNpm | undefined;
+}
+
+/** `Level.Iteration` setup: a fresh file of random bytes (page cache warm), every variant's handle on it. */
+async function openFiles(s: AsyncState): Promise<void> {
+  s.dir = mkdtempSync(join(tmpdir(), "rafkit-bench-async-"));
+  s.path = join(s.dir, "data.bin");
+  writeFileSync(s.path, randomFillSync(new Uint8Array(s.size)));
+  s.bytes.set(readFileSync(s.path));
+  randomFillSync(s.values);
+  const backend = isNativeAvailable() ? "native" : "node";
+  s.asyncFile = AsyncRandomAccessFile
+    ? await AsyncRandomAccessFile.open(s.path, "rw", { backend })
+    : undefined;
+  s.syncFile = new RandomAccessFile(s.path, "rw", { backend });
+  s.handle = await open(s.path, "r+");
+  s.view = new DataView(s.bytes.buffer);
+  const Npm = randomAccessFileNpm();
+  if (typeof Npm !== "string") {
+    const npm = new Npm(s.path);
+    await call((cb) => npm.open(cb));
+    s.npm = npm;
+  }
+}
+
+async function closeFiles(s: AsyncState): Promise<void> {
+  await s.asyncFile?.close();
+  s.syncFile?.close();
+  await s.handle?.close();
+  const npm = s.npm;
+  if (npm) await call((cb) => npm.close(cb));
+  s.asyncFile = s.syncFile = s.handle = s.npm = undefined;
+  rmSync(s.dir, { recursive: true, force: true });
+}
+
+/**
+ * `asyncBuffered`: `AsyncRandomAccessFile` with rafkit's defaults (writes include the final `flush()`);
+ * `fileHandle`: `FileHandle#read`/`write` of 4 bytes per int at an explicit position; `randomAccessFile`: the
+ * npm package, 4 bytes per int; `awaitPerInt`: no I/O at all, one awaited resolved promise per int around a
+ * `DataView` access of the file's bytes in memory, the least any promise-per-int API can cost;
+ * `syncBuffered`: the synchronous `RandomAccessFile`, same work.
+ */
+export const RafAsync = defineSuite({
+  name: "RafAsync",
+  description: "seek(0) + size/4 awaited readInt or writeInt per op",
+  params: { op: ["readInt", "writeInt"], kiloBytes: [1, 5] },
+  state: ({ kiloBytes }): AsyncState => {
+    const size = kiloBytes * 1024;
+    return {
+      size,
+      count: size / 4,
+      small: Buffer.alloc(4),
+      bytes: new Uint8Array(size),
+      view: new DataView(new ArrayBuffer(0)),
+      values: new Int32Array(size / 4),
+      dir: "",
+      path: "",
+      asyncFile: undefined,
+      syncFile: undefined,
+      handle: undefined,
+      npm: undefined,
+    };
+  },
+  setup: { iteration: openFiles },
+  teardown: { iteration: closeFiles },
+  options: { unit: "us" },
+  benchmarks: {
+    asyncBuffered: {
+      async run(bh, s, { op }) {
+        const f = s.asyncFile!;
+        await f.seek(0);
+        if (op === "readInt") {
+          for (let k = 0; k < s.count; k++) bh.consume(await f.readInt());
+        } else {
+          for (let k = 0; k < s.count; k++) await f.writeInt(s.values[k]!);
+          await f.flush();
+        }
+      },
+      unavailable: asyncUnavailable,
+    },
+    async fileHandle(bh, s, { op }) {
+      const { handle, small } = s;
+      if (op === "readInt") {
+        for (let k = 0, pos = 0; k < s.count; k++, pos += 4) {
+          await handle!.read(small, 0, 4, pos);
+          bh.consume(small.readInt32BE(0));
+        }
+      } else {
+        for (let k = 0, pos = 0; k < s.count; k++, pos += 4) {
+          small.writeInt32BE(s.values[k]!, 0);
+          await handle!.write(small, 0, 4, pos);
+        }
+      }
+    },
+    randomAccessFile: {
+      async run(bh, s, { op }) {
+        const npm = s.npm!;
+        if (op === "readInt") {
+          for (let k = 0, pos = 0; k < s.count; k++, pos += 4) {
+            const buf = await call<Buffer>((cb) => npm.read(pos, 4, cb));
+            bh.consume(buf.readInt32BE(0));
+          }
+        } else {
+          for (let k = 0, pos = 0; k < s.count; k++, pos += 4) {
+            s.small.writeInt32BE(s.values[k]!, 0);
+            await call((cb) => npm.write(pos, s.small, cb));
+          }
+        }
+      },
+      unavailable: npmUnavailable,
+    },
+    async awaitPerInt(bh, s, { op }) {
+      const { view } = s;
+      if (op === "readInt") {
+        for (let k = 0; k < s.count; k++) bh.consume(await Promise.resolve(view.getInt32(k * 4)));
+      } else {
+        for (let k = 0; k < s.count; k++) await Promise.resolve(view.setInt32(k * 4, s.values[k]!));
+      }
+    },
+    syncBuffered(bh, s, { op }) {
+      const f = s.syncFile!;
+      f.seek(0);
+      if (op === "readInt") {
+        for (let k = 0; k < s.count; k++) bh.consume(f.readInt());
+      } else {
+        for (let k = 0; k < s.count; k++) f.writeInt(s.values[k]!);
+        f.flush();
+      }
+    },
+  },
+});
+
+/** The async raf suite. */
+export default [RafAsync];

@@ -1,0 +1,386 @@
+import { renderColumns } from "./report/format";
+import type { BenchmarkResult, Metric } from "./result";
+import { unitFactor } from "./units";
+
+/** The groups of targets, each named after the built-in suite module whose benchmarks it needs. */
+export const TARGET_GROUPS = ["bits", "syscall-state", "raf", "raf-async"] as const;
+
+/** A group of targets. */
+export type TargetGroup = (typeof TARGET_GROUPS)[number];
+
+/**
+ * One performance target of a rafkit issue. `ratio`: `numerator / denominator` of two benchmarks' scores
+ * (time per op), paired by params, compared with `goal`. `rate`: a derived rate of one benchmark (GB/s,
+ * MB/s) compared with `goal`.
+ */
+export type Target = {
+  /** The issue that sets it. */
+  issue: number;
+  /** Its group (which suites it needs). */
+  group: TargetGroup;
+  /** What the issue asks, in words. */
+  text: string;
+  /** `>=`, `<=` or `>`: how the value must compare with `goal`. */
+  op: ">=" | "<=" | ">";
+  /** The bound. */
+  goal: number;
+} & (
+  | {
+      kind: "ratio";
+      /** Benchmark whose score is divided (`Suite.benchmark`). */
+      numerator: string;
+      /** Benchmark whose score divides. */
+      denominator: string;
+    }
+  | {
+      kind: "rate";
+      /** The benchmark. */
+      benchmark: string;
+      /** Unit of the rate, for display. */
+      unit: string;
+      /** The rate from a result (e.g. its `·bandwidth` metric, or bytes per op from a param). */
+      rate: (result: BenchmarkResult) => number;
+    }
+);
+
+const bandwidth = (r: BenchmarkResult) => r.secondaryMetrics["·bandwidth"]?.score ?? Number.NaN;
+
+/** Nanoseconds per op of a time-per-op metric (NaN for throughput or foreign units). */
+function nanosPerOp(metric: Metric): number {
+  const f = unitFactor(metric.scoreUnit, "ns/op");
+  return f === undefined ? Number.NaN : metric.score * f;
+}
+
+const ratio = (
+  issue: number,
+  group: TargetGroup,
+  text: string,
+  numerator: string,
+  denominator: string,
+  op: Target["op"],
+  goal: number,
+): Target => ({ issue, group, text, kind: "ratio", numerator, denominator, op, goal });
+
+/** The targets of issues 2 (bits), 4 (syscall-state), 5 (raf) and 6 (raf async), as ratios in one run. */
+export const TARGETS: readonly Target[] = [
+  ratio(
+    2,
+    "bits",
+    "single get within 1.5x of DataView",
+    "BitsGet.bigEndian",
+    "BitsGet.dataView",
+    "<=",
+    1.5,
+  ),
+  ratio(
+    2,
+    "bits",
+    "single set within 1.5x of DataView",
+    "BitsSet.bigEndian",
+    "BitsSet.dataView",
+    "<=",
+    1.5,
+  ),
+  {
+    issue: 2,
+    group: "bits",
+    text: "bulk BE Int32 decode of 1 MiB at 1 GB/s or more",
+    kind: "rate",
+    benchmark: "BitsBulkDecode.decodeArray",
+    unit: "GB/s",
+    rate: bandwidth,
+    op: ">=",
+    goal: 1,
+  },
+  {
+    issue: 2,
+    group: "bits",
+    text: "ASCII modified-UTF-8 decode at 300 MB/s or more",
+    kind: "rate",
+    benchmark: "BitsModifiedUtf8.modifiedUtf8",
+    unit: "MB/s",
+    // bytes per ns = GB/s; x1000 = MB/s.
+    rate: (r) => (Number(r.params?.length) / nanosPerOp(r.primaryMetric)) * 1000,
+    op: ">=",
+    goal: 300,
+  },
+  ratio(
+    4,
+    "syscall-state",
+    "tlSuccess within 1.05x of the raw call",
+    "CaptureStateUtil.tlSuccess",
+    "CaptureStateUtil.rawSuccess",
+    "<=",
+    1.05,
+  ),
+  ratio(
+    4,
+    "syscall-state",
+    "tlFail within 1.2x of tlSuccess",
+    "CaptureStateUtil.tlFail",
+    "CaptureStateUtil.tlSuccess",
+    "<=",
+    1.2,
+  ),
+  ratio(
+    4,
+    "syscall-state",
+    "tlFail at least 10x faster than Node's throw/catch",
+    "CaptureStateUtil.nodeThrowFail",
+    "CaptureStateUtil.tlFail",
+    ">=",
+    10,
+  ),
+  ratio(
+    4,
+    "syscall-state",
+    "4-byte pread: native faster than node backend",
+    "BackendPread.node",
+    "BackendPread.native",
+    ">",
+    1,
+  ),
+  ratio(
+    5,
+    "raf",
+    "buffered reads at least 50x faster than JDK one-call-per-primitive",
+    "RafRead.jdkBulk",
+    "RafRead.buffered",
+    ">=",
+    50,
+  ),
+  ratio(
+    5,
+    "raf",
+    "buffered writes (incl. flush) at least 30x faster than JDK one-call-per-primitive",
+    "RafWrite.jdkBulk",
+    "RafWrite.buffered",
+    ">=",
+    30,
+  ),
+  ratio(
+    5,
+    "raf",
+    "buffered reads within 1.5x of the floor",
+    "RafRead.buffered",
+    "RafRead.floor",
+    "<=",
+    1.5,
+  ),
+  ratio(
+    5,
+    "raf",
+    "buffered writes within 1.5x of the floor",
+    "RafWrite.buffered",
+    "RafWrite.floor",
+    "<=",
+    1.5,
+  ),
+  ratio(
+    5,
+    "raf",
+    "unbuffered native reads within 1.1x of JDK one-call-per-primitive",
+    "RafRead.unbufferedNative",
+    "RafRead.jdkBulk",
+    "<=",
+    1.1,
+  ),
+  ratio(
+    5,
+    "raf",
+    "unbuffered native writes within 1.1x of JDK one-call-per-primitive",
+    "RafWrite.unbufferedNative",
+    "RafWrite.jdkBulk",
+    "<=",
+    1.1,
+  ),
+  {
+    issue: 5,
+    group: "raf",
+    text: "bulk readInts of 1 MiB at 1 GB/s or more",
+    kind: "rate",
+    benchmark: "RafBulk.readInts",
+    unit: "GB/s",
+    rate: bandwidth,
+    op: ">=",
+    goal: 1,
+  },
+  ratio(
+    6,
+    "raf-async",
+    "async buffered at least 100x faster than FileHandle per int",
+    "RafAsync.fileHandle",
+    "RafAsync.asyncBuffered",
+    ">=",
+    100,
+  ),
+  ratio(
+    6,
+    "raf-async",
+    "async buffered at least 100x faster than random-access-file",
+    "RafAsync.randomAccessFile",
+    "RafAsync.asyncBuffered",
+    ">=",
+    100,
+  ),
+  ratio(
+    6,
+    "raf-async",
+    "async buffered within 3x of sync buffered",
+    "RafAsync.asyncBuffered",
+    "RafAsync.syncBuffered",
+    "<=",
+    3,
+  ),
+];
+
+/** The benchmarks (`Suite.benchmark`) the targets of `groups` need. */
+export function targetBenchmarks(groups: readonly TargetGroup[]): string[] {
+  const ids = new Set<string>();
+  for (const t of TARGETS) {
+    if (!groups.includes(t.group)) continue;
+    if (t.kind === "ratio") {
+      ids.add(t.numerator);
+      ids.add(t.denominator);
+    } else {
+      ids.add(t.benchmark);
+    }
+  }
+  return [...ids];
+}
+
+/** A regular expression selecting exactly `ids`. */
+export function exactFilter(ids: readonly string[]): string {
+  return `^(${ids.map((id) => id.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")).join("|")})$`;
+}
+
+/** One evaluated target for one parameter combination. */
+export interface TargetOutcome {
+  /** The target. */
+  target: Target;
+  /** Parameter values, `name=value` joined by commas ("" without params). */
+  params: string;
+  /** The ratio or rate (NaN when a result is missing). */
+  value: number;
+  /** PASS, FAIL, or n/a when a result is missing (e.g. a benchmark skipped without `java`). */
+  verdict: "PASS" | "FAIL" | "n/a";
+  /** Why n/a. */
+  note?: string;
+}
+
+const paramKey = (r: BenchmarkResult) =>
+  Object.entries(r.params ?? {})
+    .map(([k, v]) => `${k}=${v}`)
+    .join(",");
+
+function meets(value: number, op: Target["op"], goal: number): boolean {
+  return op === ">=" ? value >= goal : op === "<=" ? value <= goal : value > goal;
+}
+
+/**
+ * Evaluates targets against results (of one run). Ratio targets pair results by params; a missing side
+ * gives `n/a` with a note, e.g. `RafRead.jdkBulk: no result (skipped?)`.
+ */
+export function evaluateTargets(
+  results: readonly BenchmarkResult[],
+  groups: readonly TargetGroup[] = TARGET_GROUPS,
+  targets: readonly Target[] = TARGETS,
+): TargetOutcome[] {
+  const byName = new Map<string, BenchmarkResult[]>();
+  for (const r of results) byName.set(r.benchmark, [...(byName.get(r.benchmark) ?? []), r]);
+  const out: TargetOutcome[] = [];
+  for (const target of targets) {
+    if (!groups.includes(target.group)) continue;
+    if (target.kind === "rate") {
+      const found = byName.get(target.benchmark) ?? [];
+      if (found.length === 0) {
+        out.push({
+          target,
+          params: "",
+          value: Number.NaN,
+          verdict: "n/a",
+          note: `${target.benchmark}: no result`,
+        });
+      }
+      for (const r of found) {
+        const value = target.rate(r);
+        out.push({
+          target,
+          params: paramKey(r),
+          value,
+          verdict: meets(value, target.op, target.goal) ? "PASS" : "FAIL",
+        });
+      }
+      continue;
+    }
+    const nums = byName.get(target.numerator) ?? [];
+    const dens = byName.get(target.denominator) ?? [];
+    const keys = [...new Set([...nums, ...dens].map(paramKey))];
+    if (keys.length === 0) keys.push("");
+    for (const key of keys) {
+      const n = nums.find((r) => paramKey(r) === key);
+      const d = dens.find((r) => paramKey(r) === key);
+      if (n === undefined || d === undefined) {
+        const missing = [
+          n === undefined ? target.numerator : undefined,
+          d === undefined ? target.denominator : undefined,
+        ]
+          .filter(Boolean)
+          .join(" and ");
+        out.push({
+          target,
+          params: key,
+          value: Number.NaN,
+          verdict: "n/a",
+          note: `${missing}: no result`,
+        });
+        continue;
+      }
+      const value = nanosPerOp(n.primaryMetric) / nanosPerOp(d.primaryMetric);
+      out.push({
+        target,
+        params: key,
+        value,
+        verdict: Number.isNaN(value)
+          ? "n/a"
+          : meets(value, target.op, target.goal)
+            ? "PASS"
+            : "FAIL",
+        ...(Number.isNaN(value) ? { note: "scores are not times per op" } : {}),
+      });
+    }
+  }
+  return out;
+}
+
+const shortName = (id: string) => id.slice(id.indexOf(".") + 1);
+
+/** The outcomes as a table: issue, target, params, measured value, goal and PASS/FAIL, plus a summary line. */
+export function formatTargets(outcomes: readonly TargetOutcome[]): string {
+  const rows = outcomes.map(({ target: t, params, value, verdict, note }) => {
+    const what =
+      t.kind === "ratio"
+        ? `${shortName(t.numerator)} / ${shortName(t.denominator)}`
+        : shortName(t.benchmark);
+    const unit = t.kind === "ratio" ? "x" : ` ${t.unit}`;
+    const shown = Number.isNaN(value)
+      ? "-"
+      : `${value >= 100 ? value.toFixed(0) : value.toFixed(2)}${unit}`;
+    return [
+      String(t.issue),
+      t.text,
+      what,
+      params,
+      shown,
+      `${t.op} ${t.goal}${unit}`,
+      note ? `${verdict} (${note})` : verdict,
+    ];
+  });
+  const table = renderColumns(
+    ["Issue", "Target", "Measured", "Params", "Value", "Goal", "Result"],
+    rows,
+    ["right", "left", "left", "left", "right", "right", "left"],
+  );
+  const count = (v: TargetOutcome["verdict"]) => outcomes.filter((o) => o.verdict === v).length;
+  return `${table}\n\n${count("PASS")} PASS, ${count("FAIL")} FAIL, ${count("n/a")} n/a`;
+}

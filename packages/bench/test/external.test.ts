@@ -1,0 +1,132 @@
+import { fileURLToPath } from "node:url";
+import { describe, expect, it } from "vitest";
+import { iterationArg, runExternalFork } from "../src/external";
+import { resolveOptions } from "../src/options";
+import { formatTable } from "../src/report/text";
+import { runBenchmarks } from "../src/run";
+import { defineSuite } from "../src/suite";
+
+const harness = fileURLToPath(new URL("./fixtures/external-harness.mjs", import.meta.url));
+
+/** A suite whose one benchmark is the stand-in harness, run with `behaviour`. */
+function externalSuite(behaviour: string, unavailable?: () => string | undefined) {
+  return defineSuite({
+    name: "Ext",
+    params: { size: [1, 2] },
+    benchmarks: {
+      outside: {
+        external: {
+          command: (_params, o) => ({
+            command: process.execPath,
+            args: [
+              harness,
+              behaviour,
+              String(o.warmup.iterations),
+              String(o.measurement.iterations),
+            ],
+          }),
+        },
+        ...(unavailable ? { unavailable } : {}),
+      },
+    },
+  });
+}
+
+const overrides = {
+  forks: 2,
+  warmup: { iterations: 2, time: 1 },
+  measurement: { iterations: 3, time: 1 },
+};
+
+describe("external forks", () => {
+  it("score the program's iteration lines like Node forks, one process per fork", async () => {
+    const report = await runBenchmarks([externalSuite("ok")], {
+      params: { size: ["1"] },
+      overrides: { ...overrides, operationsPerInvocation: 4 },
+    });
+    expect(report.failures).toEqual([]);
+    const [result] = report.results;
+    // 2e6 ns / (1000 ops x 4 per invocation) = 500 ns = 0.5 us per op; warmups are not scored.
+    expect(result!.primaryMetric.rawData).toEqual([
+      [0.5, 0.5, 0.5],
+      [0.5, 0.5, 0.5],
+    ]);
+    expect(result!.primaryMetric.score).toBe(0.5);
+    expect(result!.primaryMetric.scoreError).toBe(0);
+    expect(result!.jdkVersion).toBe("1.2.3");
+    expect(result!.vmName).toBe("FakeVM");
+    expect(result!.jvm).toBe("/opt/fake/bin/fake");
+    expect(new Set(report.pids[0])).toHaveProperty("size", 2);
+    expect(report.pids[0]).not.toContain(process.pid);
+    expect(formatTable(report.results)).toMatch(/Ext\.outside\s+1\s+avgt\s+6\s+0\.500/);
+  });
+
+  it("run one process even with forks 0 (they cannot run in this one)", async () => {
+    const events: string[] = [];
+    const report = await runBenchmarks(
+      [externalSuite("ok")],
+      { params: { size: ["2"] }, overrides: { ...overrides, forks: 0 } },
+      { onIteration: (_p, fork, r) => void events.push(`${fork} ${r.phase} ${r.index}`) },
+    );
+    expect(report.results[0]!.primaryMetric.rawData).toEqual([[2, 2, 2]]);
+    expect(events).toEqual([
+      "1 warmup 0",
+      "1 warmup 1",
+      "1 measurement 0",
+      "1 measurement 1",
+      "1 measurement 2",
+    ]);
+  });
+
+  it.each([
+    ["crash", /exited with code 3[\s\S]*something went wrong/],
+    ["short", /reported 2 warmup and 2 measurement iterations, expected 2 and 3/],
+    ["late-warmup", /warmup iteration came after a measurement iteration/],
+  ])("fail clearly when the program misbehaves (%s)", async (behaviour, message) => {
+    const report = await runBenchmarks([externalSuite(behaviour)], {
+      params: { size: ["1"] },
+      overrides,
+    });
+    expect(report.results).toEqual([]);
+    expect(report.failures[0]!.error).toMatchObject({ code: "ERR_BENCH_FAILED" });
+    expect(report.failures[0]!.error.message).toMatch(message);
+  });
+
+  it("fail with ERR_BENCH_FORK when the program cannot start", async () => {
+    await expect(
+      runExternalFork(
+        { command: "/nonexistent/rafkit-bench-no-such-program", args: [] },
+        resolveOptions(overrides),
+      ),
+    ).rejects.toMatchObject({ code: "ERR_BENCH_FORK" });
+  });
+
+  it("skip unavailable benchmarks with their reason, once per benchmark, without failing", async () => {
+    let asked = 0;
+    const skippedEvents: string[] = [];
+    const report = await runBenchmarks(
+      [
+        externalSuite("ok", () => {
+          asked++;
+          return "no such runtime here";
+        }),
+      ],
+      { overrides },
+      { onBenchmarkSkipped: (p, reason) => void skippedEvents.push(`${p.id}: ${reason}`) },
+    );
+    expect(asked).toBe(1);
+    expect(skippedEvents).toEqual(["Ext.outside: no such runtime here"]);
+    expect(report.failures).toEqual([]);
+    expect(report.results).toEqual([]);
+    expect(report.skipped).toEqual([
+      { benchmark: "Ext.outside", params: { size: 1 }, reason: "no such runtime here" },
+      { benchmark: "Ext.outside", params: { size: 2 }, reason: "no such runtime here" },
+    ]);
+  });
+
+  it("describe iteration lengths as external harnesses take them", () => {
+    expect(iterationArg({ iterations: 1, time: 250 }, "avgt")).toBe("250ms");
+    expect(iterationArg({ iterations: 1, invocations: 40 }, "thrpt")).toBe("40ops");
+    expect(iterationArg({ iterations: 1, time: 250 }, "ss")).toBe("1ops");
+  });
+});

@@ -1,0 +1,173 @@
+import { readFileSync } from "node:fs";
+import { constants } from "node:os";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import type { Blackhole } from "../src/blackhole";
+import { runBenchmarks } from "../src/run";
+import { type AnySuite, benchmarkEntry, benchmarkFn, type ParamValues } from "../src/suite";
+import { RafBulk, RafRead, RafWrite } from "../src/suites/raf";
+import { RafAsync } from "../src/suites/raf-async";
+import { BackendPread, CaptureStateUtil } from "../src/suites/syscall-state";
+
+/** A blackhole that records what it gets, to check that competing benchmarks compute the same thing. */
+function recorder(): Blackhole & { values: unknown[] } {
+  const values: unknown[] = [];
+  return { values, consume: (v: unknown) => void values.push(v) } as never;
+}
+
+type AnyState = Record<string, unknown> & {
+  files?: { path: string };
+  path?: string;
+  values: ArrayLike<number | bigint>;
+};
+
+/**
+ * Runs one benchmark body once, as the harness would within one iteration (fresh state, trial and
+ * iteration hooks around it), and returns what it consumed and returned plus the file's bytes after it.
+ */
+async function runOnce(suite: AnySuite, name: string, params: ParamValues) {
+  const state = (await suite.state?.(params)) as AnyState;
+  await suite.setup?.trial?.(state, params);
+  await suite.setup?.iteration?.(state, params);
+  const bh = recorder();
+  const returned = await benchmarkFn(suite, name)(bh, state, params);
+  const path = state.files?.path ?? state.path;
+  const bytes = path ? new Uint8Array(readFileSync(path)) : undefined;
+  const values = Array.from(state.values ?? []);
+  const memory = state.bytes instanceof Uint8Array ? state.bytes.slice() : undefined;
+  await suite.teardown?.iteration?.(state, params);
+  await suite.teardown?.trial?.(state, params);
+  return { consumed: bh.values, returned, bytes, values, memory };
+}
+
+/** The benchmarks of a suite that run in Node (not the JDK's external forks). */
+const nodeBenchmarks = (suite: AnySuite) =>
+  Object.keys(suite.benchmarks).filter((b) => benchmarkEntry(suite, b).external === undefined);
+
+const WIDTH: Record<string, number> = { Short: 2, Int: 4, Long: 8 };
+
+/** Decodes big-endian primitives with DataView, independently of the code under test. */
+function decode(bytes: Uint8Array, primitive: string): (number | bigint)[] {
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.length);
+  const width = WIDTH[primitive]!;
+  return Array.from({ length: bytes.length / width }, (_, i) =>
+    primitive === "Short"
+      ? view.getInt16(i * width)
+      : primitive === "Int"
+        ? view.getInt32(i * width)
+        : view.getBigInt64(i * width),
+  );
+}
+
+describe("the @rafkit/raf suites compare like with like", () => {
+  for (const op of ["readShort", "readInt", "readLong"]) {
+    it(`RafRead: every variant reads the file's values (${op})`, async () => {
+      const params = { op, kiloBytes: 1 };
+      const names = nodeBenchmarks(RafRead);
+      expect(names).toEqual(["buffered", "unbufferedNative", "unbufferedNode", "nodeFs", "floor"]);
+      for (const name of names) {
+        const { consumed, bytes } = await runOnce(RafRead, name, params);
+        expect(consumed, name).toHaveLength(1024 / WIDTH[op.slice(4)]!);
+        expect(consumed, name).toEqual(decode(bytes!, op.slice(4)));
+      }
+    });
+  }
+
+  for (const op of ["writeShort", "writeInt", "writeLong"]) {
+    it(`RafWrite: every variant leaves the values on disk, big-endian (${op})`, async () => {
+      const params = { op, kiloBytes: 1 };
+      for (const name of nodeBenchmarks(RafWrite)) {
+        const { bytes, values } = await runOnce(RafWrite, name, params);
+        expect(values.length, name).toBe(1024 / WIDTH[op.slice(5)]!);
+        expect(decode(bytes!, op.slice(5)), name).toEqual(values);
+      }
+    });
+  }
+
+  it("RafBulk: readInts and the floor decode the file's ints", async () => {
+    const state = (await RafBulk.state!({})) as unknown as { ints: Int32Array; dir: string };
+    const expected = Int32Array.from(
+      decode(new Uint8Array(readFileSync(join(state.dir, "data.bin"))), "Int") as number[],
+    );
+    try {
+      for (const name of nodeBenchmarks(RafBulk)) {
+        state.ints.fill(0);
+        const returned = benchmarkFn(RafBulk, name)(recorder(), state as never, {});
+        expect(returned, name).toBe(expected.at(-1));
+        // Compared as bytes: a diff of 262,144 ints would drown the report.
+        expect(Buffer.from(state.ints.buffer).equals(Buffer.from(expected.buffer)), name).toBe(
+          true,
+        );
+      }
+    } finally {
+      await RafBulk.teardown!.trial!(state as never, {});
+    }
+  });
+
+  it("RafAsync: every variant reads the same ints, and leaves the same ints on disk", async () => {
+    for (const op of ["readInt", "writeInt"]) {
+      for (const name of nodeBenchmarks(RafAsync)) {
+        const { consumed, bytes, values, memory } = await runOnce(RafAsync, name, {
+          op,
+          kiloBytes: 1,
+        });
+        if (op === "readInt") {
+          expect(consumed, name).toEqual(decode(bytes!, "Int"));
+        } else {
+          expect(consumed, name).toEqual([]);
+          // awaitPerInt does no I/O: it writes the ints into memory only.
+          const written = name === "awaitPerInt" ? memory! : bytes!;
+          expect(decode(written, "Int"), name).toEqual(values);
+        }
+      }
+    }
+  });
+});
+
+describe("the @rafkit/syscall-state suites", () => {
+  it("CaptureStateUtil: success and failure give the same answers on every path", async () => {
+    const got: Record<string, unknown> = {};
+    for (const name of Object.keys(CaptureStateUtil.benchmarks)) {
+      got[name] = (await runOnce(CaptureStateUtil, name, {})).returned;
+    }
+    const EBADF = constants.errno.EBADF;
+    // fcntl(fd, F_GETFD) returns the descriptor flags: FD_CLOEXEC (1), as Node opens files.
+    expect(got.rawSuccess).toBe(1);
+    expect(got.tlSuccess).toBe(1);
+    expect(got.explicitSuccess).toBe(1);
+    expect(got.rawFail).toBe(-1);
+    expect(got.tlFail).toBe(-EBADF);
+    expect(got.explicitFail).toBe(-EBADF);
+    expect(got.nodeThrowFail).toBe(-EBADF); // Node's errno is negative
+  });
+
+  it("BackendPread: both backends read 4 bytes", async () => {
+    for (const name of ["native", "node"]) {
+      expect((await runOnce(BackendPread, name, {})).returned).toBe(4);
+    }
+  });
+});
+
+describe("the I/O suites run in the harness", () => {
+  it.each([
+    ["CaptureStateUtil", CaptureStateUtil, {}],
+    ["BackendPread", BackendPread, {}],
+    ["RafRead", RafRead, { op: ["readInt"], kiloBytes: ["1"] }],
+    ["RafWrite", RafWrite, { op: ["writeLong"], kiloBytes: ["1"] }],
+    ["RafBulk", RafBulk, {}],
+    ["RafAsync", RafAsync, { op: ["writeInt"], kiloBytes: ["1"] }],
+  ] as [string, AnySuite, Record<string, string[]>][])("%s", async (_name, suite, params) => {
+    const report = await runBenchmarks([suite], {
+      filter: "^(?!.*\\.jdk)",
+      params,
+      overrides: {
+        forks: 0,
+        warmup: { iterations: 1, invocations: 1 },
+        measurement: { iterations: 2, invocations: 2 },
+      },
+    });
+    expect(report.failures).toEqual([]);
+    expect(report.skipped).toEqual([]);
+    expect(report.results).toHaveLength(nodeBenchmarks(suite).length);
+  });
+});
