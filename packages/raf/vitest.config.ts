@@ -1,3 +1,3 @@
 import { packageTestConfig } from "../../vitest.shared.ts";
 
-export default packageTestConfig({ lines: 97 });
+export default packageTestConfig({ lines: 98 });

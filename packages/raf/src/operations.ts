@@ -31,13 +31,7 @@ export function* fill(w: Window, n: number): Op<number> {
   w.begin();
   let s: Step;
   while ((s = w.planRead(n)) === IO) yield;
-  if (s === EOF) {
-    w.consume(w.avail);
-    throw new EOFError();
-  }
-  const at = w.at;
-  w.consume(n);
-  return at;
+  return w.took(n, s);
 }
 
 /** Room for `n` bytes at the pointer: their index in `buf` (then `commit`). */

@@ -1,6 +1,6 @@
 import { constants } from "node:os";
 import { type LockRequest, systemCallError } from "@rafkit/syscall-state";
-import { ClosedError } from "./errors";
+import { ClosedError, EOFError } from "./errors";
 
 const EINTR = constants.errno.EINTR;
 const EIO = constants.errno.EIO;
@@ -109,6 +109,14 @@ export class Window {
     this.limit = this.readOnly ? 0 : capacity;
   }
 
+  /**
+   * Unbuffered and idle (open, holding nothing): the exact-length view of `buf` for a primitive's single
+   * `pread` at the pointer, the one a {@link planRead}`(n)` would ask for; otherwise `undefined`.
+   */
+  scratch(n: number): Uint8Array | undefined {
+    return this.valid === 0 && !this.closed ? this.#views?.[n] : undefined;
+  }
+
   /** Whether the window holds bytes not yet written to the file. */
   get dirty(): boolean {
     return this.dirtyTo > this.dirtyFrom;
@@ -164,6 +172,20 @@ export class Window {
     }
     this.pointer += n;
     return this.writeThrough;
+  }
+
+  /**
+   * Ends a primitive read once {@link planRead}`(n)` gave `s` (READY or EOF): the index in `buf` of the
+   * `n` bytes, consumed; {@link EOFError} when short (what there was is consumed).
+   */
+  took(n: number, s: Step): number {
+    if (s === EOF) {
+      this.consume(this.avail);
+      throw new EOFError();
+    }
+    const at = this.at;
+    this.consume(n);
+    return at;
   }
 
   /** Advances the pointer over `k` bytes already taken from `buf` (unbuffered: forgets them). */
@@ -441,6 +463,18 @@ export class Window {
   /** Whether the pending request is a {@link requestCall} (else a `pread`/`pwrite`). */
   get isCall(): boolean {
     return this.kind === CALL;
+  }
+
+  /**
+   * Whether `len` bytes at `pos` may move straight between the caller's buffer and the file, with no
+   * planning: the transfer bypasses the window anyway (at least its capacity), shares no byte with it
+   * (so it skips no unflushed byte and leaves none stale), and is not one a write-through mode must
+   * precede with a flush. Writes must also check {@link readOnly}.
+   */
+  bypasses(pos: number, len: number): boolean {
+    if (this.closed || len === 0 || len < this.capacity) return false;
+    if (this.writeThrough && this.dirty) return false;
+    return this.valid === 0 || pos + len <= this.start || pos >= this.start + this.valid;
   }
 
   /** Hot path of a positional read: the index in `buf` of `n` readable bytes at `position`, or -1. The pointer does not move. */
