@@ -1,7 +1,7 @@
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { Command, CommanderError, Option } from "commander";
-import pc from "picocolors";
+import { createColors } from "picocolors";
 import { ENGINE_NAMES, type EngineName } from "./bench/engines";
 import { utf8 } from "./bytes";
 import { KvError } from "./errors";
@@ -33,12 +33,20 @@ export interface CliIo {
 
 const HELP_USAGE = "<dir> <command> [args]";
 
+/** Colours for one output stream: on for a terminal, unless NO_COLOR; FORCE_COLOR turns them on anywhere. */
+function colorsFor(stream: { isTTY?: boolean }) {
+  const env = process.env;
+  return createColors("FORCE_COLOR" in env || (!("NO_COLOR" in env) && stream.isTTY === true));
+}
+
 /**
  * Runs `rafkv` with `args` (without `node` and the script) and resolves to the exit code.
  * The first argument is the store directory; the command follows it: `rafkv ./db put k v`.
  */
 export async function runCli(args: readonly string[], io: CliIo = process): Promise<number> {
   const err = (msg: string) => io.stderr.write(`${msg}\n`);
+  const out = colorsFor(io.stdout);
+  const pc = colorsFor(io.stderr);
   let code: number = EXIT.ok;
   const first = args[0];
   const dir = first === undefined || first.startsWith("-") ? undefined : first;
@@ -95,7 +103,7 @@ Exit codes: 0 ok, 1 key not found, 2 bad usage or no store, 3 locked, 4 corrupt,
     .argument("<key>")
     .action(async (key: string) => {
       await withStore(needDir(), { readOnly: true }, async (db) => {
-        warnRecovery(db, err);
+        warnRecovery(db, err, pc);
         const value = await db.get(key);
         if (value === undefined) {
           err(`rafkv: key not found: ${key}`);
@@ -130,7 +138,7 @@ Exit codes: 0 ok, 1 key not found, 2 bad usage or no store, 3 locked, 4 corrupt,
     .option("--json", "print one JSON object per line")
     .action(async (prefix: string | undefined, opts: { keysOnly?: boolean; json?: boolean }) => {
       await withStore(needDir(), { readOnly: true }, async (db) => {
-        warnRecovery(db, err);
+        warnRecovery(db, err, pc);
         const options = prefix === undefined ? {} : { prefix };
         for await (const [k, v] of db.entries(options)) {
           const key = utf8(k);
@@ -203,7 +211,7 @@ Exit codes: 0 ok, 1 key not found, 2 bad usage or no store, 3 locked, 4 corrupt,
           err(`${pc.yellow("note")} ${t} (cut off by the next writable open)`);
         for (const p of r.problems) err(`${pc.red("problem")} ${p}`);
         io.stdout.write(
-          `${r.ok ? pc.green("ok") : pc.red("FAILED")}: ${r.files} files, ${r.records} records, ${bytes(r.bytes)}${r.ok ? "" : `, ${r.problems.length} problems`}\n`,
+          `${r.ok ? out.green("ok") : out.red("FAILED")}: ${r.files} files, ${r.records} records, ${bytes(r.bytes)}${r.ok ? "" : `, ${r.problems.length} problems`}\n`,
         );
         if (!r.ok) code = EXIT.corrupt;
       });
@@ -330,7 +338,11 @@ async function withStore<T>(
   }
 }
 
-function warnRecovery(db: Store, err: (msg: string) => void): void {
+function warnRecovery(
+  db: Store,
+  err: (msg: string) => void,
+  pc: ReturnType<typeof createColors>,
+): void {
   for (const r of db.recovery) {
     if (r.kind === "corrupt")
       err(
