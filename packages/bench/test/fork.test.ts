@@ -37,7 +37,11 @@ describe("forks", () => {
     }
   });
 
-  it("report a benchmark of known cost within its error (spin until the clock advances N µs)", async () => {
+  // Statistical, on a shared machine: preemption can only lengthen a spin, so a run under heavy load
+  // may overshoot; a retry tells that apart from a harness bug (which is off every time, usually by 1000x).
+  it("report a benchmark of known cost within its error (spin until the clock advances N µs)", {
+    retry: 2,
+  }, async () => {
     const suites = await loadSuiteModule(fixtures);
     const report = await runBenchmarks(suites, {
       filter: "^Spin\\.",
@@ -50,11 +54,13 @@ describe("forks", () => {
     expect(report.failures).toEqual([]);
     for (const result of report.results) {
       const micros = Number(result.params!.micros);
-      const { score, scoreError, scoreUnit } = result.primaryMetric;
+      const { score, scoreError, scoreUnit, rawData } = result.primaryMetric;
       expect(scoreUnit).toBe("us/op");
       // Every call takes at least N µs, so the interval must reach N. The upper allowance (50% + 20 µs)
-      // covers clock reads and preemption on a loaded machine; a unit or scaling bug is off by 1000x.
-      expect(score - scoreError).toBeLessThanOrEqual(micros * 1.5 + 20);
+      // covers clock reads and preemption; the least-disturbed iteration must meet it.
+      const fastest = Math.min(...rawData.flat());
+      expect(fastest).toBeLessThanOrEqual(micros * 1.5 + 20);
+      expect(score - scoreError).toBeLessThanOrEqual(micros * 3 + 20);
       expect(score + scoreError).toBeGreaterThanOrEqual(micros);
       expect(Number.isFinite(scoreError)).toBe(true);
     }
