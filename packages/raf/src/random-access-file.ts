@@ -10,9 +10,7 @@ import {
   at,
   charBytes,
   close,
-  flush,
   latin1Bytes,
-  length,
   lock,
   type Op,
   readArray,
@@ -301,6 +299,17 @@ export class RandomAccessFile {
     if (this.#w.commit(i, n)) this.#flushAll();
   }
 
+  /**
+   * Slow path of a primitive write (the window has no room at the pointer, or every write takes this
+   * path: `r`, `rws`/`rwd`, unbuffered, closed). Kept out of the writers so their hot path stays small.
+   */
+  #putSlow<W>(p: Primitive<unknown, W>, v: W): void {
+    const w = this.#w;
+    const i = this.#room(p.width);
+    p.set(this.#codec, w.buf, i, v);
+    this.#commit(i, p.width);
+  }
+
   #checkOpen(): void {
     this.#w.begin();
   }
@@ -560,73 +569,81 @@ export class RandomAccessFile {
   /** Writes 1 for true, 0 for false. */
   writeBoolean(v: boolean): void {
     const w = this.#w;
-    let i = w.writeIndex(1);
-    if (i < 0) i = this.#room(1);
-    BOOLEAN.set(this.#codec, w.buf, i, v);
-    this.#commit(i, 1);
+    const i = w.writeIndex(1);
+    if (i >= 0) {
+      BOOLEAN.set(this.#codec, w.buf, i, v);
+      w.wrote(i, 1);
+    } else this.#putSlow(BOOLEAN, v);
   }
 
   /** Writes the low 8 bits of `v`. */
   writeByte(v: number): void {
     const w = this.#w;
-    let i = w.writeIndex(1);
-    if (i < 0) i = this.#room(1);
-    BYTE.set(this.#codec, w.buf, i, v);
-    this.#commit(i, 1);
+    const i = w.writeIndex(1);
+    if (i >= 0) {
+      BYTE.set(this.#codec, w.buf, i, v);
+      w.wrote(i, 1);
+    } else this.#putSlow(BYTE, v);
   }
 
   /** Writes the low 16 bits of `v`. */
   writeShort(v: number): void {
     const w = this.#w;
-    let i = w.writeIndex(2);
-    if (i < 0) i = this.#room(2);
-    SHORT.set(this.#codec, w.buf, i, v);
-    this.#commit(i, 2);
+    const i = w.writeIndex(2);
+    if (i >= 0) {
+      SHORT.set(this.#codec, w.buf, i, v);
+      w.wrote(i, 2);
+    } else this.#putSlow(SHORT, v);
   }
 
   /** Writes a `char`: the first code unit of a string, or the low 16 bits of a number. */
   writeChar(v: string | number): void {
     const w = this.#w;
-    let i = w.writeIndex(2);
-    if (i < 0) i = this.#room(2);
-    CHAR.set(this.#codec, w.buf, i, v);
-    this.#commit(i, 2);
+    const i = w.writeIndex(2);
+    if (i >= 0) {
+      CHAR.set(this.#codec, w.buf, i, v);
+      w.wrote(i, 2);
+    } else this.#putSlow(CHAR, v);
   }
 
   /** Writes the low 32 bits of `v`. */
   writeInt(v: number): void {
     const w = this.#w;
-    let i = w.writeIndex(4);
-    if (i < 0) i = this.#room(4);
-    INT.set(this.#codec, w.buf, i, v);
-    this.#commit(i, 4);
+    const i = w.writeIndex(4);
+    if (i >= 0) {
+      INT.set(this.#codec, w.buf, i, v);
+      w.wrote(i, 4);
+    } else this.#putSlow(INT, v);
   }
 
   /** Writes a 64-bit integer: a `bigint` modulo 2^64, or a safe-integer `number` (a `RangeError` otherwise, nothing written). */
   writeLong(v: bigint | number): void {
     const w = this.#w;
-    let i = w.writeIndex(8);
-    if (i < 0) i = this.#room(8);
-    LONG.set(this.#codec, w.buf, i, v);
-    this.#commit(i, 8);
+    const i = w.writeIndex(8);
+    if (i >= 0) {
+      LONG.set(this.#codec, w.buf, i, v);
+      w.wrote(i, 8);
+    } else this.#putSlow(LONG, v);
   }
 
   /** Writes a 32-bit float; NaN as Java's canonical `0x7fc00000`. */
   writeFloat(v: number): void {
     const w = this.#w;
-    let i = w.writeIndex(4);
-    if (i < 0) i = this.#room(4);
-    FLOAT.set(this.#codec, w.buf, i, v);
-    this.#commit(i, 4);
+    const i = w.writeIndex(4);
+    if (i >= 0) {
+      FLOAT.set(this.#codec, w.buf, i, v);
+      w.wrote(i, 4);
+    } else this.#putSlow(FLOAT, v);
   }
 
   /** Writes a 64-bit double; NaN as Java's canonical `0x7ff8000000000000`. */
   writeDouble(v: number): void {
     const w = this.#w;
-    let i = w.writeIndex(8);
-    if (i < 0) i = this.#room(8);
-    DOUBLE.set(this.#codec, w.buf, i, v);
-    this.#commit(i, 8);
+    const i = w.writeIndex(8);
+    if (i >= 0) {
+      DOUBLE.set(this.#codec, w.buf, i, v);
+      w.wrote(i, 8);
+    } else this.#putSlow(DOUBLE, v);
   }
 
   /** Java's `writeBytes`: the low 8 bits of each UTF-16 code unit of `s`, in one write. */
@@ -861,7 +878,12 @@ export class RandomAccessFile {
 
   /** The file's length in bytes, counting this instance's unflushed writes. One system call. */
   length(): number {
-    return this.#run(length(this.#w));
+    // The shared `length` operation, minus the generator.
+    const w = this.#w;
+    w.begin();
+    const r = this.#backend.size(w.fd);
+    if (r < 0) throw systemCallError(r, "fstat", w.path);
+    return w.logicalLength(r);
   }
 
   /**
@@ -874,7 +896,9 @@ export class RandomAccessFile {
 
   /** Writes this instance's unflushed data to the OS (no `fsync`; see {@link sync}). */
   flush(): void {
-    this.#run(flush(this.#w));
+    // The shared `flush` operation, minus the generator: nothing to allocate on the sync path.
+    this.#w.begin();
+    this.#flushAll();
   }
 
   /** Flushes, then `fsync`s: content and metadata reach the device (Java's `getFD().sync()`). */

@@ -23,6 +23,9 @@ const DIRECT_WRITE = 4;
 /** Any other system call ({@link SystemCall}): its raw result goes to `result`, never thrown by `complete`. */
 const CALL = 5;
 
+/** `dirtyFrom` of a clean window: above any index, so a commit's `i < dirtyFrom` test alone starts a range. A Smi. */
+const CLEAN = 0x3fffffff;
+
 /** The system calls other than `pread`/`pwrite` an operation can ask its driver for (see {@link Window.requestCall}). */
 export type SystemCall = "size" | "truncate" | "sync" | "datasync" | "lock" | "unlock" | "close";
 
@@ -48,14 +51,14 @@ export class Window {
   start = 0;
   /** Bytes of `buf` holding file content. */
   valid = 0;
-  /** Dirty range in `buf`; clean when `dirtyTo <= dirtyFrom`. */
-  dirtyFrom = 0;
+  /** Dirty range in `buf`; clean when `dirtyTo <= dirtyFrom` (then `dirtyFrom` is {@link CLEAN} and `dirtyTo` 0). */
+  dirtyFrom = CLEAN;
   dirtyTo = 0;
   /** The configured buffer size (0 = unbuffered). */
   readonly capacity: number;
   /** Unbuffered: `buf.subarray(0, k)` for each width k, made once, so a primitive's system call allocates no view. */
   readonly #views: Uint8Array[] | undefined;
-  /** Where the write hot path may write up to: `capacity`, or 0 when writes must take the slow path. */
+  /** Where the write hot path may write up to: `capacity`, or 0 when writes must take the slow path (read only, write-through, closed). */
   limit: number;
   /** Every write must reach the OS before its call returns (`rws`, `rwd`, unbuffered). */
   readonly writeThrough: boolean;
@@ -106,7 +109,8 @@ export class Window {
       capacity === 0 ? Array.from({ length: 9 }, (_, k) => buf.subarray(0, k)) : undefined;
     this.readOnly = options.readOnly;
     this.writeThrough = options.writeThrough || capacity === 0;
-    this.limit = this.readOnly ? 0 : capacity;
+    // Write-through modes take the slow path for every write, so the hot path never needs to flush.
+    this.limit = this.readOnly || this.writeThrough ? 0 : capacity;
   }
 
   /**
@@ -161,17 +165,21 @@ export class Window {
    * advancing the pointer. Returns true when the driver must now {@link planFlush} (write-through).
    */
   commit(i: number, n: number): boolean {
-    const end = i + n;
-    if (end > this.valid) this.valid = end;
-    if (this.dirtyTo <= this.dirtyFrom) {
-      this.dirtyFrom = i;
-      this.dirtyTo = end;
-    } else {
-      if (i < this.dirtyFrom) this.dirtyFrom = i;
-      if (end > this.dirtyTo) this.dirtyTo = end;
-    }
-    this.pointer += n;
+    this.wrote(i, n);
     return this.writeThrough;
+  }
+
+  /**
+   * Hot path: {@link commit} after a {@link writeIndex} that gave `i` (so never write-through: its
+   * `limit` is 0), with nothing to flush.
+   */
+  wrote(i: number, n: number): void {
+    const end = i + n;
+    // A clean window's range is (CLEAN, 0), so widening it covers starting one.
+    if (end > this.valid) this.valid = end;
+    if (i < this.dirtyFrom) this.dirtyFrom = i;
+    if (end > this.dirtyTo) this.dirtyTo = end;
+    this.pointer += n;
   }
 
   /**
@@ -422,7 +430,7 @@ export class Window {
         }
         this.dirtyFrom += r;
         if (this.dirtyFrom >= this.dirtyTo) {
-          this.dirtyFrom = 0;
+          this.dirtyFrom = CLEAN;
           this.dirtyTo = 0;
           if (this.capacity === 0) this.valid = 0;
         }
@@ -504,7 +512,7 @@ export class Window {
   /** Unbuffered: a write that failed is not done; the pointer stays after what did reach the file. */
   private dropUnflushed(): void {
     this.pointer = this.start + this.dirtyFrom;
-    this.dirtyFrom = 0;
+    this.dirtyFrom = CLEAN;
     this.dirtyTo = 0;
     this.valid = 0;
   }
