@@ -10,9 +10,170 @@ let chars = new Uint16Array(1024);
 // Enough arguments per `String.fromCharCode.apply` to be fast, few enough for any engine's stack.
 const CHUNK = 8192;
 const ascii = new TextDecoder("utf-8");
-// Up to this many bytes, ASCII is decoded in JavaScript; one code array per length, reused.
+// Up to this many bytes, ASCII is decoded in JavaScript: cheaper than any native decoder call.
 const SMALL = 32;
-const smallCodes = Array.from({ length: SMALL + 1 }, (_, n) => new Array<number>(n).fill(0));
+const fcc = String.fromCharCode;
+
+/**
+ * `n` (at most 16) ASCII bytes at `b[o]` as a string. A call with a fixed argument count is cheaper than
+ * `fromCharCode.apply` on an array or any native decoder for strings this short.
+ */
+function shortAscii(b: Uint8Array, o: number, n: number): string {
+  // Checked by the caller: in range, n <= 16. The `!`s only silence noUncheckedIndexedAccess.
+  switch (n) {
+    case 1:
+      return fcc(b[o]!);
+    case 2:
+      return fcc(b[o]!, b[o + 1]!);
+    case 3:
+      return fcc(b[o]!, b[o + 1]!, b[o + 2]!);
+    case 4:
+      return fcc(b[o]!, b[o + 1]!, b[o + 2]!, b[o + 3]!);
+    case 5:
+      return fcc(b[o]!, b[o + 1]!, b[o + 2]!, b[o + 3]!, b[o + 4]!);
+    case 6:
+      return fcc(b[o]!, b[o + 1]!, b[o + 2]!, b[o + 3]!, b[o + 4]!, b[o + 5]!);
+    case 7:
+      return fcc(b[o]!, b[o + 1]!, b[o + 2]!, b[o + 3]!, b[o + 4]!, b[o + 5]!, b[o + 6]!);
+    case 8:
+      return fcc(
+        b[o]!,
+        b[o + 1]!,
+        b[o + 2]!,
+        b[o + 3]!,
+        b[o + 4]!,
+        b[o + 5]!,
+        b[o + 6]!,
+        b[o + 7]!,
+      );
+    case 9:
+      return fcc(
+        b[o]!,
+        b[o + 1]!,
+        b[o + 2]!,
+        b[o + 3]!,
+        b[o + 4]!,
+        b[o + 5]!,
+        b[o + 6]!,
+        b[o + 7]!,
+        b[o + 8]!,
+      );
+    case 10:
+      return fcc(
+        b[o]!,
+        b[o + 1]!,
+        b[o + 2]!,
+        b[o + 3]!,
+        b[o + 4]!,
+        b[o + 5]!,
+        b[o + 6]!,
+        b[o + 7]!,
+        b[o + 8]!,
+        b[o + 9]!,
+      );
+    case 11:
+      return fcc(
+        b[o]!,
+        b[o + 1]!,
+        b[o + 2]!,
+        b[o + 3]!,
+        b[o + 4]!,
+        b[o + 5]!,
+        b[o + 6]!,
+        b[o + 7]!,
+        b[o + 8]!,
+        b[o + 9]!,
+        b[o + 10]!,
+      );
+    case 12:
+      return fcc(
+        b[o]!,
+        b[o + 1]!,
+        b[o + 2]!,
+        b[o + 3]!,
+        b[o + 4]!,
+        b[o + 5]!,
+        b[o + 6]!,
+        b[o + 7]!,
+        b[o + 8]!,
+        b[o + 9]!,
+        b[o + 10]!,
+        b[o + 11]!,
+      );
+    case 13:
+      return fcc(
+        b[o]!,
+        b[o + 1]!,
+        b[o + 2]!,
+        b[o + 3]!,
+        b[o + 4]!,
+        b[o + 5]!,
+        b[o + 6]!,
+        b[o + 7]!,
+        b[o + 8]!,
+        b[o + 9]!,
+        b[o + 10]!,
+        b[o + 11]!,
+        b[o + 12]!,
+      );
+    case 14:
+      return fcc(
+        b[o]!,
+        b[o + 1]!,
+        b[o + 2]!,
+        b[o + 3]!,
+        b[o + 4]!,
+        b[o + 5]!,
+        b[o + 6]!,
+        b[o + 7]!,
+        b[o + 8]!,
+        b[o + 9]!,
+        b[o + 10]!,
+        b[o + 11]!,
+        b[o + 12]!,
+        b[o + 13]!,
+      );
+    case 15:
+      return fcc(
+        b[o]!,
+        b[o + 1]!,
+        b[o + 2]!,
+        b[o + 3]!,
+        b[o + 4]!,
+        b[o + 5]!,
+        b[o + 6]!,
+        b[o + 7]!,
+        b[o + 8]!,
+        b[o + 9]!,
+        b[o + 10]!,
+        b[o + 11]!,
+        b[o + 12]!,
+        b[o + 13]!,
+        b[o + 14]!,
+      );
+    case 16:
+      return fcc(
+        b[o]!,
+        b[o + 1]!,
+        b[o + 2]!,
+        b[o + 3]!,
+        b[o + 4]!,
+        b[o + 5]!,
+        b[o + 6]!,
+        b[o + 7]!,
+        b[o + 8]!,
+        b[o + 9]!,
+        b[o + 10]!,
+        b[o + 11]!,
+        b[o + 12]!,
+        b[o + 13]!,
+        b[o + 14]!,
+        b[o + 15]!,
+      );
+    default:
+      return "";
+  }
+}
 
 /** Builds a string from UTF-16 units without the lone-surrogate replacement a decoder would do. */
 function fromCharCodes(units: Uint16Array | Uint8Array, start: number, end: number): string {
@@ -92,14 +253,14 @@ function decode(bytes: Uint8Array, offset: number, length: number): string {
   const end = offset + length;
   let i = offset;
   if (length <= SMALL) {
-    // Short ASCII: char codes through a reused plain array, cheaper than any native decoder call.
-    const codes = smallCodes[length]!;
-    for (; i < end; i++) {
-      const c = bytes[i]!;
-      if (c >= 0x80) break;
-      codes[i - offset] = c;
+    let bits = 0;
+    for (let k = offset; k < end; k++) bits |= bytes[k]!;
+    if (bits < 0x80) {
+      return length <= 16
+        ? shortAscii(bytes, offset, length)
+        : shortAscii(bytes, offset, 16) + shortAscii(bytes, offset + 16, length - 16);
     }
-    if (i === end) return String.fromCharCode.apply(null, codes);
+    // Not all ASCII: the loop below copies the ASCII run itself.
   } else {
     // Long ASCII (as most strings are) decodes natively after a native check.
     const body = bytes.subarray(offset, end);

@@ -183,6 +183,28 @@ describe("ModifiedUtf8 decoding", () => {
     );
   });
 
+  test("short inputs of every length around the ASCII fast path, at an offset", () => {
+    for (let n = 0; n <= 40; n++) {
+      // Distinct printable codes, so a byte decoded from the wrong position shows.
+      const ascii = Array.from({ length: n }, (_, k) =>
+        String.fromCharCode(0x21 + ((k * 7) % 94)),
+      ).join("");
+      const framed = new Uint8Array(n + 6).fill(0xff);
+      framed.set(encode(ascii), 3);
+      expect(ModifiedUtf8.decode(framed, 3, n), `ascii ${n}`).toBe(ascii);
+      for (let at = 0; at < n; at++) {
+        const withWide = `${ascii.slice(0, at)}é${ascii.slice(at + 1)}`;
+        const b = encode(withWide);
+        expect(ModifiedUtf8.decode(b, 0, b.length), `é at ${at} of ${n}`).toBe(withWide);
+        const stray = encode(ascii);
+        stray[at] = 0x80;
+        expect(() => ModifiedUtf8.decode(stray, 0, n), `0x80 at ${at} of ${n}`).toThrow(
+          `malformed input around byte ${at}`,
+        );
+      }
+    }
+  });
+
   test("long inputs: ASCII, and non-ASCII longer than any before", () => {
     const ascii = "abcdefgh".repeat(9000);
     expect(ModifiedUtf8.decode(encode(ascii), 0, ascii.length)).toBe(ascii);
