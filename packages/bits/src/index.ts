@@ -18,3 +18,4 @@ export {
 } from "./float-bits";
 export { LittleEndian } from "./little-endian";
 export { ModifiedUtf8 } from "./modified-utf8";
+export { BigEndianView, LittleEndianView, type ViewCodec, viewCodecFor } from "./view-codec";

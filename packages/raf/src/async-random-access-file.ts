@@ -1,5 +1,5 @@
 import type { Readable, Writable } from "node:stream";
-import type { ByteOrder, Codec } from "@rafkit/bits";
+import type { ByteOrder, ViewCodec } from "@rafkit/bits";
 import {
   type Backend,
   type FileMode,
@@ -96,7 +96,7 @@ const OPENING = Symbol("opening");
 export class AsyncRandomAccessFile {
   readonly #w: Window;
   readonly #backend: Backend;
-  readonly #codec: Codec;
+  readonly #codec: ViewCodec;
   readonly #order: ByteOrder;
   readonly #path: string;
   readonly #mode: FileMode;
@@ -314,7 +314,7 @@ export class AsyncRandomAccessFile {
       const i = w.takeRead(p.width);
       if (i >= 0) {
         try {
-          return Promise.resolve(p.get(this.#codec, w.buf, i));
+          return Promise.resolve(p.get(this.#codec, w.view, i));
         } catch (error) {
           return Promise.reject(error);
         }
@@ -330,7 +330,7 @@ export class AsyncRandomAccessFile {
       const i = w.writeIndex(p.width);
       if (i >= 0) {
         try {
-          p.set(this.#codec, w.buf, i, v);
+          p.set(this.#codec, w.view, i, v);
         } catch (error) {
           return Promise.reject(error);
         }
@@ -348,7 +348,7 @@ export class AsyncRandomAccessFile {
       const i = w.takeReadAt(position, p.width);
       if (i >= 0) {
         try {
-          return Promise.resolve(p.get(this.#codec, w.buf, i));
+          return Promise.resolve(p.get(this.#codec, w.view, i));
         } catch (error) {
           return Promise.reject(error);
         }
@@ -364,7 +364,7 @@ export class AsyncRandomAccessFile {
       const i = w.writeIndexAt(position, p.width);
       if (i >= 0) {
         try {
-          p.set(this.#codec, w.buf, i, v);
+          p.set(this.#codec, w.view, i, v);
         } catch (error) {
           return Promise.reject(error);
         }

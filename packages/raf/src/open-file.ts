@@ -1,6 +1,6 @@
 import { constants } from "node:os";
 import { fileURLToPath } from "node:url";
-import { type ByteOrder, type Codec, codecFor } from "@rafkit/bits";
+import { type ByteOrder, type ViewCodec, viewCodecFor } from "@rafkit/bits";
 import {
   type Backend,
   type FileMode,
@@ -21,7 +21,7 @@ export interface OpenPlan {
   readonly mode: FileMode;
   readonly bufferSize: number;
   readonly order: ByteOrder;
-  readonly codec: Codec;
+  readonly codec: ViewCodec;
   readonly backend: Backend;
 }
 
@@ -41,7 +41,7 @@ export function planOpen(
     throw new OffsetRangeError(`bufferSize must be an integer in [0, 2^30], got ${bufferSize}`);
   }
   const order = options.byteOrder ?? "big";
-  const codec = codecFor(order);
+  const codec = viewCodecFor(order);
   const backend =
     typeof options.backend === "object" ? options.backend : getBackend(options.backend ?? "auto");
   return { path: p, mode: m, bufferSize, order, codec, backend };

@@ -2,12 +2,12 @@ import { constants } from "node:os";
 import {
   BigEndian,
   type ByteOrder,
-  type Codec,
   decodeArray,
   encodeArray,
   ModifiedUtf8,
   type NumericArray,
   UTFDataFormatError,
+  type ViewCodec,
 } from "@rafkit/bits";
 import { type LockRequest, systemCallError } from "@rafkit/syscall-state";
 import { EOFError } from "./errors";
@@ -52,17 +52,22 @@ export function* commit(w: Window, i: number, n: number): Op<void> {
 }
 
 /** Reads one primitive at the pointer. */
-export function* readPrimitive<R>(w: Window, c: Codec, p: Primitive<R, unknown>): Op<R> {
+export function* readPrimitive<R>(w: Window, c: ViewCodec, p: Primitive<R, unknown>): Op<R> {
   let i = w.takeRead(p.width);
   if (i < 0) i = yield* fill(w, p.width);
-  return p.get(c, w.buf, i);
+  return p.get(c, w.view, i);
 }
 
 /** Writes one primitive at the pointer. */
-export function* writePrimitive<W>(w: Window, c: Codec, p: Primitive<unknown, W>, v: W): Op<void> {
+export function* writePrimitive<W>(
+  w: Window,
+  c: ViewCodec,
+  p: Primitive<unknown, W>,
+  v: W,
+): Op<void> {
   let i = w.writeIndex(p.width);
   if (i < 0) i = yield* room(w, p.width);
-  p.set(c, w.buf, i, v);
+  p.set(c, w.view, i, v);
   yield* commit(w, i, p.width);
 }
 
@@ -181,10 +186,11 @@ export function latin1Bytes(s: string): Uint8Array {
 }
 
 /** Java's `writeChars`: each UTF-16 code unit as 2 bytes in the codec's byte order. */
-export function charBytes(c: Codec, s: string): Uint8Array {
+export function charBytes(c: ViewCodec, s: string): Uint8Array {
   const n = s.length;
   const bytes = new Uint8Array(n * 2);
-  for (let k = 0; k < n; k++) c.setUint16(bytes, k * 2, s.charCodeAt(k));
+  const view = new DataView(bytes.buffer);
+  for (let k = 0; k < n; k++) c.setUint16(view, k * 2, s.charCodeAt(k));
   return bytes;
 }
 

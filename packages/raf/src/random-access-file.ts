@@ -1,6 +1,6 @@
 import { constants } from "node:os";
 import type { Readable, Writable } from "node:stream";
-import type { ByteOrder, Codec, NumericArray } from "@rafkit/bits";
+import type { ByteOrder, NumericArray, ViewCodec } from "@rafkit/bits";
 import { type FileMode, type SyncBackend, systemCallError } from "@rafkit/syscall-state";
 import { checkFromIndexSize, EOFError } from "./errors";
 import { guard, unguard } from "./leak-guard";
@@ -80,7 +80,7 @@ const EIO = constants.errno.EIO;
 export class RandomAccessFile {
   readonly #w: Window;
   readonly #backend: SyncBackend;
-  readonly #codec: Codec;
+  readonly #codec: ViewCodec;
   readonly #order: ByteOrder;
   readonly #path: string;
   readonly #mode: FileMode;
@@ -306,7 +306,7 @@ export class RandomAccessFile {
   #putSlow<W>(p: Primitive<unknown, W>, v: W): void {
     const w = this.#w;
     const i = this.#room(p.width);
-    p.set(this.#codec, w.buf, i, v);
+    p.set(this.#codec, w.view, i, v);
     this.#commit(i, p.width);
   }
 
@@ -318,7 +318,7 @@ export class RandomAccessFile {
   #getAt<R>(position: number | bigint, p: Primitive<R, unknown>): R {
     const w = this.#w;
     const i = w.takeReadAt(position, p.width);
-    if (i >= 0) return p.get(this.#codec, w.buf, i);
+    if (i >= 0) return p.get(this.#codec, w.view, i);
     // `readPrimitive` at `position` (as `at` runs it), without its generators.
     const pos = toPosition(position, "position");
     const saved = w.pointer;
@@ -326,7 +326,7 @@ export class RandomAccessFile {
     try {
       let j = w.takeRead(p.width);
       if (j < 0) j = this.#fill(p.width);
-      return p.get(this.#codec, w.buf, j);
+      return p.get(this.#codec, w.view, j);
     } finally {
       w.pointer = saved;
     }
@@ -344,14 +344,14 @@ export class RandomAccessFile {
       try {
         let j = w.writeIndex(p.width);
         if (j < 0) j = this.#room(p.width);
-        p.set(this.#codec, w.buf, j, v);
+        p.set(this.#codec, w.view, j, v);
         this.#commit(j, p.width);
       } finally {
         w.pointer = saved;
       }
       return;
     }
-    p.set(this.#codec, w.buf, i, v);
+    p.set(this.#codec, w.view, i, v);
     if (w.commitAt(i, p.width)) this.#flushAll();
   }
 
@@ -413,7 +413,7 @@ export class RandomAccessFile {
     const w = this.#w;
     let i = w.takeRead(1);
     if (i < 0) i = this.#fill(1);
-    return BOOLEAN.get(this.#codec, w.buf, i);
+    return this.#codec.getBoolean(w.view, i);
   }
 
   /** Reads a signed byte (-128–127). */
@@ -421,7 +421,7 @@ export class RandomAccessFile {
     const w = this.#w;
     let i = w.takeRead(1);
     if (i < 0) i = this.#fill(1);
-    return BYTE.get(this.#codec, w.buf, i);
+    return this.#codec.getInt8(w.view, i);
   }
 
   /** Reads an unsigned byte (0–255). */
@@ -429,7 +429,7 @@ export class RandomAccessFile {
     const w = this.#w;
     let i = w.takeRead(1);
     if (i < 0) i = this.#fill(1);
-    return UNSIGNED_BYTE.get(this.#codec, w.buf, i);
+    return this.#codec.getUint8(w.view, i);
   }
 
   /** Reads a signed 16-bit integer. */
@@ -437,7 +437,7 @@ export class RandomAccessFile {
     const w = this.#w;
     let i = w.takeRead(2);
     if (i < 0) i = this.#fill(2);
-    return SHORT.get(this.#codec, w.buf, i);
+    return this.#codec.getInt16(w.view, i);
   }
 
   /** Reads an unsigned 16-bit integer. */
@@ -445,7 +445,7 @@ export class RandomAccessFile {
     const w = this.#w;
     let i = w.takeRead(2);
     if (i < 0) i = this.#fill(2);
-    return UNSIGNED_SHORT.get(this.#codec, w.buf, i);
+    return this.#codec.getUint16(w.view, i);
   }
 
   /** Reads a `char`: one UTF-16 code unit, as a one-character string. */
@@ -453,7 +453,7 @@ export class RandomAccessFile {
     const w = this.#w;
     let i = w.takeRead(2);
     if (i < 0) i = this.#fill(2);
-    return CHAR.get(this.#codec, w.buf, i);
+    return this.#codec.getChar(w.view, i);
   }
 
   /** Reads a signed 32-bit integer. */
@@ -461,7 +461,7 @@ export class RandomAccessFile {
     const w = this.#w;
     let i = w.takeRead(4);
     if (i < 0) i = this.#fill(4);
-    return INT.get(this.#codec, w.buf, i);
+    return this.#codec.getInt32(w.view, i);
   }
 
   /** Reads a signed 64-bit integer as a `bigint`. */
@@ -469,7 +469,7 @@ export class RandomAccessFile {
     const w = this.#w;
     let i = w.takeRead(8);
     if (i < 0) i = this.#fill(8);
-    return LONG.get(this.#codec, w.buf, i);
+    return this.#codec.getBigInt64(w.view, i);
   }
 
   /**
@@ -480,7 +480,7 @@ export class RandomAccessFile {
     const w = this.#w;
     let i = w.takeRead(8);
     if (i < 0) i = this.#fill(8);
-    return LONG_AS_NUMBER.get(this.#codec, w.buf, i);
+    return this.#codec.getSafeInt64(w.view, i);
   }
 
   /** Reads a 32-bit IEEE 754 float. */
@@ -488,7 +488,7 @@ export class RandomAccessFile {
     const w = this.#w;
     let i = w.takeRead(4);
     if (i < 0) i = this.#fill(4);
-    return FLOAT.get(this.#codec, w.buf, i);
+    return this.#codec.getFloat32(w.view, i);
   }
 
   /** Reads a 64-bit IEEE 754 double. */
@@ -496,7 +496,7 @@ export class RandomAccessFile {
     const w = this.#w;
     let i = w.takeRead(8);
     if (i < 0) i = this.#fill(8);
-    return DOUBLE.get(this.#codec, w.buf, i);
+    return this.#codec.getFloat64(w.view, i);
   }
 
   /**
@@ -571,7 +571,7 @@ export class RandomAccessFile {
     const w = this.#w;
     const i = w.writeIndex(1);
     if (i >= 0) {
-      BOOLEAN.set(this.#codec, w.buf, i, v);
+      this.#codec.setBoolean(w.view, i, v);
       w.wrote(i, 1);
     } else this.#putSlow(BOOLEAN, v);
   }
@@ -581,7 +581,7 @@ export class RandomAccessFile {
     const w = this.#w;
     const i = w.writeIndex(1);
     if (i >= 0) {
-      BYTE.set(this.#codec, w.buf, i, v);
+      this.#codec.setInt8(w.view, i, v);
       w.wrote(i, 1);
     } else this.#putSlow(BYTE, v);
   }
@@ -591,7 +591,7 @@ export class RandomAccessFile {
     const w = this.#w;
     const i = w.writeIndex(2);
     if (i >= 0) {
-      SHORT.set(this.#codec, w.buf, i, v);
+      this.#codec.setInt16(w.view, i, v);
       w.wrote(i, 2);
     } else this.#putSlow(SHORT, v);
   }
@@ -601,7 +601,7 @@ export class RandomAccessFile {
     const w = this.#w;
     const i = w.writeIndex(2);
     if (i >= 0) {
-      CHAR.set(this.#codec, w.buf, i, v);
+      this.#codec.setChar(w.view, i, v);
       w.wrote(i, 2);
     } else this.#putSlow(CHAR, v);
   }
@@ -611,7 +611,7 @@ export class RandomAccessFile {
     const w = this.#w;
     const i = w.writeIndex(4);
     if (i >= 0) {
-      INT.set(this.#codec, w.buf, i, v);
+      this.#codec.setInt32(w.view, i, v);
       w.wrote(i, 4);
     } else this.#putSlow(INT, v);
   }
@@ -621,7 +621,7 @@ export class RandomAccessFile {
     const w = this.#w;
     const i = w.writeIndex(8);
     if (i >= 0) {
-      LONG.set(this.#codec, w.buf, i, v);
+      LONG.set(this.#codec, w.view, i, v);
       w.wrote(i, 8);
     } else this.#putSlow(LONG, v);
   }
@@ -631,7 +631,7 @@ export class RandomAccessFile {
     const w = this.#w;
     const i = w.writeIndex(4);
     if (i >= 0) {
-      FLOAT.set(this.#codec, w.buf, i, v);
+      this.#codec.setFloat32(w.view, i, v);
       w.wrote(i, 4);
     } else this.#putSlow(FLOAT, v);
   }
@@ -641,7 +641,7 @@ export class RandomAccessFile {
     const w = this.#w;
     const i = w.writeIndex(8);
     if (i >= 0) {
-      DOUBLE.set(this.#codec, w.buf, i, v);
+      this.#codec.setFloat64(w.view, i, v);
       w.wrote(i, 8);
     } else this.#putSlow(DOUBLE, v);
   }

@@ -47,6 +47,8 @@ export class Window {
   pointer = 0;
   /** The window's bytes (at least 8, so any primitive fits even when `capacity` is 0 or 1). */
   readonly buf: Uint8Array;
+  /** `buf` as a DataView, made once: primitives are decoded and encoded through it. */
+  readonly view: DataView;
   /** File position of `buf[0]`. */
   start = 0;
   /** Bytes of `buf` holding file content. */
@@ -104,6 +106,7 @@ export class Window {
     this.capacity = capacity;
     this.buf = new Uint8Array(Math.max(capacity, 8));
     this.ioBuf = this.buf;
+    this.view = new DataView(this.buf.buffer, this.buf.byteOffset, this.buf.byteLength);
     const buf = this.buf;
     this.#views =
       capacity === 0 ? Array.from({ length: 9 }, (_, k) => buf.subarray(0, k)) : undefined;

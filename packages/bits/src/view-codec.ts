@@ -1,0 +1,269 @@
+import { checkLargeOffset, throwOutOfRange } from "./bounds";
+import { type ByteOrder, invalidOrder } from "./codec";
+import { CANONICAL_DOUBLE_NAN_HI, CANONICAL_FLOAT_NAN_BITS } from "./float-bits";
+import { HI, i32, i64, LO, u64 } from "./scratch";
+import { charCode, checkSafeInt64, safeInt64Error } from "./single-byte";
+
+/**
+ * The {@link Codec} accessors for a caller that holds a `DataView` over its own long-lived buffer (an
+ * I/O window, a page): the same method set, names and Java semantics (canonical NaN on writes, `boolean`,
+ * `char`, safe 64-bit numbers), with no view to find per call, so each access costs what the `DataView`
+ * call costs.
+ *
+ * Offsets are relative to the view. The view's own bounds check rejects an access that does not fit
+ * (a `RangeError`); an offset that is not an integer is an `OutOfRangeError`, never truncated as
+ * `DataView` would. A failed call writes nothing.
+ */
+export interface ViewCodec {
+  /** The byte order of this codec. */
+  readonly order: ByteOrder;
+  /** Reads a signed byte. */
+  getInt8(view: DataView, off: number): number;
+  /** Writes the low 8 bits of `v`. */
+  setInt8(view: DataView, off: number, v: number): void;
+  /** Reads an unsigned byte. */
+  getUint8(view: DataView, off: number): number;
+  /** Writes the low 8 bits of `v`. */
+  setUint8(view: DataView, off: number, v: number): void;
+  /** Reads a signed 16-bit integer (Java `short`). */
+  getInt16(view: DataView, off: number): number;
+  /** Writes the low 16 bits of `v`. */
+  setInt16(view: DataView, off: number, v: number): void;
+  /** Reads an unsigned 16-bit integer. */
+  getUint16(view: DataView, off: number): number;
+  /** Writes the low 16 bits of `v`. */
+  setUint16(view: DataView, off: number, v: number): void;
+  /** Reads a signed 32-bit integer (Java `int`). */
+  getInt32(view: DataView, off: number): number;
+  /** Writes the low 32 bits of `v`. */
+  setInt32(view: DataView, off: number, v: number): void;
+  /** Reads an unsigned 32-bit integer. */
+  getUint32(view: DataView, off: number): number;
+  /** Writes the low 32 bits of `v`. */
+  setUint32(view: DataView, off: number, v: number): void;
+  /** Reads a signed 64-bit integer (Java `long`). */
+  getBigInt64(view: DataView, off: number): bigint;
+  /** Writes `v` modulo 2^64. Throws `TypeError` when `v` is not a bigint. */
+  setBigInt64(view: DataView, off: number, v: bigint): void;
+  /** Reads an unsigned 64-bit integer. */
+  getBigUint64(view: DataView, off: number): bigint;
+  /** Writes `v` modulo 2^64. Throws `TypeError` when `v` is not a bigint. */
+  setBigUint64(view: DataView, off: number, v: bigint): void;
+  /** Reads an IEEE 754 single (Java `float`). */
+  getFloat32(view: DataView, off: number): number;
+  /** Writes `v` rounded to single precision; any NaN as `0x7fc00000`, like Java's `writeFloat`. */
+  setFloat32(view: DataView, off: number, v: number): void;
+  /** Reads an IEEE 754 double (Java `double`). */
+  getFloat64(view: DataView, off: number): number;
+  /** Writes `v`; any NaN as `0x7ff8000000000000`, like Java's `writeDouble`. */
+  setFloat64(view: DataView, off: number, v: number): void;
+  /** Java's `readBoolean`: true when the byte is not 0. */
+  getBoolean(view: DataView, off: number): boolean;
+  /** Java's `writeBoolean`: writes 1 or 0. */
+  setBoolean(view: DataView, off: number, v: boolean): void;
+  /** Java's `readChar`: one UTF-16 code unit, as a one-character string. */
+  getChar(view: DataView, off: number): string;
+  /** Java's `writeChar`: a string's first code unit (an empty string is a `TypeError`), or a number's low 16 bits. */
+  setChar(view: DataView, off: number, c: string | number): void;
+  /** Reads a signed 64-bit integer as a `number`; `RangeError` (`ERR_OUT_OF_RANGE`) when it is not a safe integer. */
+  getSafeInt64(view: DataView, off: number): number;
+  /** Writes a safe integer as a signed 64-bit integer; `RangeError` when `v` is not a safe integer. */
+  setSafeInt64(view: DataView, off: number, v: number): void;
+}
+
+// Built by a function of `little` so both orders share one body; a never-assigned parameter is a
+// constant to the optimiser, so each accessor compiles to the one DataView call it needs.
+function viewCodec(order: ByteOrder, little: boolean): ViewCodec {
+  // Indices of the high and low words of a 64-bit value in the view.
+  const hiAt = little ? 4 : 0;
+  const loAt = little ? 0 : 4;
+
+  // An offset that is not a small integer takes the cold check (large offsets of views over 2 GiB
+  // pass); DataView would truncate a fraction. The 64-bit accessors split into two 32-bit halves, so
+  // they reject a negative offset up front (else the far half could land in range) and write the far
+  // half first: its bounds check then covers the whole access before a byte changes.
+  function check(view: DataView, off: number, width: number): void {
+    if ((off | 0) !== off) checkLargeOffset(off, width, view.byteLength);
+  }
+  function check64(view: DataView, off: number): void {
+    if (off >>> 0 !== off) throwOutOfRange(off, 8, view.byteLength);
+  }
+
+  return Object.freeze({
+    order,
+    getInt8(view: DataView, off: number): number {
+      check(view, off, 1);
+      return view.getInt8(off);
+    },
+    setInt8(view: DataView, off: number, v: number): void {
+      check(view, off, 1);
+      view.setInt8(off, v);
+    },
+    getUint8(view: DataView, off: number): number {
+      check(view, off, 1);
+      return view.getUint8(off);
+    },
+    setUint8(view: DataView, off: number, v: number): void {
+      check(view, off, 1);
+      view.setUint8(off, v);
+    },
+    getInt16(view: DataView, off: number): number {
+      check(view, off, 2);
+      return view.getInt16(off, little);
+    },
+    setInt16(view: DataView, off: number, v: number): void {
+      check(view, off, 2);
+      view.setInt16(off, v, little);
+    },
+    getUint16(view: DataView, off: number): number {
+      check(view, off, 2);
+      return view.getUint16(off, little);
+    },
+    setUint16(view: DataView, off: number, v: number): void {
+      check(view, off, 2);
+      view.setUint16(off, v, little);
+    },
+    getInt32(view: DataView, off: number): number {
+      check(view, off, 4);
+      return view.getInt32(off, little);
+    },
+    setInt32(view: DataView, off: number, v: number): void {
+      check(view, off, 4);
+      view.setInt32(off, v, little);
+    },
+    getUint32(view: DataView, off: number): number {
+      check(view, off, 4);
+      return view.getUint32(off, little);
+    },
+    setUint32(view: DataView, off: number, v: number): void {
+      check(view, off, 4);
+      view.setUint32(off, v, little);
+    },
+    // Two 32-bit loads into the scratch word beat DataView's own 64-bit accessors (measured in the bits suite).
+    getBigInt64(view: DataView, off: number): bigint {
+      check64(view, off);
+      i32[LO] = view.getInt32(off + loAt, little);
+      i32[HI] = view.getInt32(off + hiAt, little);
+      return i64[0]!;
+    },
+    setBigInt64(view: DataView, off: number, v: bigint): void {
+      check64(view, off);
+      i64[0] = v; // a TypeError for a non-bigint, before anything is written
+      writeWords(view, off, i32[HI]!, i32[LO]!);
+    },
+    getBigUint64(view: DataView, off: number): bigint {
+      check64(view, off);
+      i32[LO] = view.getInt32(off + loAt, little);
+      i32[HI] = view.getInt32(off + hiAt, little);
+      return u64[0]!;
+    },
+    setBigUint64(view: DataView, off: number, v: bigint): void {
+      check64(view, off);
+      u64[0] = v;
+      writeWords(view, off, i32[HI]!, i32[LO]!);
+    },
+    getFloat32(view: DataView, off: number): number {
+      check(view, off, 4);
+      return view.getFloat32(off, little);
+    },
+    setFloat32(view: DataView, off: number, v: number): void {
+      check(view, off, 4);
+      if (Number.isNaN(v)) view.setInt32(off, CANONICAL_FLOAT_NAN_BITS, little);
+      else view.setFloat32(off, v, little);
+    },
+    getFloat64(view: DataView, off: number): number {
+      check(view, off, 8);
+      return view.getFloat64(off, little);
+    },
+    setFloat64(view: DataView, off: number, v: number): void {
+      if (Number.isNaN(v)) {
+        check64(view, off);
+        writeWords(view, off, CANONICAL_DOUBLE_NAN_HI, 0);
+      } else {
+        check(view, off, 8);
+        view.setFloat64(off, v, little);
+      }
+    },
+    getBoolean(view: DataView, off: number): boolean {
+      check(view, off, 1);
+      return view.getUint8(off) !== 0;
+    },
+    setBoolean(view: DataView, off: number, v: boolean): void {
+      check(view, off, 1);
+      view.setUint8(off, v ? 1 : 0);
+    },
+    getChar(view: DataView, off: number): string {
+      check(view, off, 2);
+      return String.fromCharCode(view.getUint16(off, little));
+    },
+    setChar(view: DataView, off: number, c: string | number): void {
+      check(view, off, 2);
+      view.setUint16(off, charCode(c), little);
+    },
+    getSafeInt64(view: DataView, off: number): number {
+      check64(view, off);
+      const lo = view.getUint32(off + loAt, little);
+      const hi = view.getInt32(off + hiAt, little);
+      const v = hi * 4294967296 + lo;
+      // Rounding is monotonic and 2^53 is representable, so an unsafe value never rounds into range.
+      if (v > Number.MAX_SAFE_INTEGER || v < -Number.MAX_SAFE_INTEGER) {
+        throw safeInt64Error(hi, lo, off);
+      }
+      return v;
+    },
+    setSafeInt64(view: DataView, off: number, v: number): void {
+      check64(view, off);
+      checkSafeInt64(v);
+      const hi = Math.floor(v / 4294967296);
+      writeWords(view, off, hi, v - hi * 4294967296);
+    },
+  });
+
+  // The far word first, so its bounds check guards the whole access.
+  function writeWords(view: DataView, off: number, hi: number, lo: number): void {
+    if (little) {
+      view.setInt32(off + 4, hi, true);
+      view.setInt32(off, lo, true);
+    } else {
+      view.setInt32(off + 4, lo);
+      view.setInt32(off, hi);
+    }
+  }
+}
+
+/**
+ * Big-endian accessors on a `DataView` you hold: Java's `DataInput`/`DataOutput` byte order.
+ *
+ * @example
+ * ```ts
+ * const page = new DataView(new ArrayBuffer(4096));
+ * BigEndianView.setInt32(page, 16, 42);
+ * BigEndianView.getInt32(page, 16); // 42
+ * ```
+ */
+export const BigEndianView: ViewCodec = /* @__PURE__ */ viewCodec("big", false);
+
+/**
+ * Little-endian accessors on a `DataView` you hold.
+ *
+ * @example
+ * ```ts
+ * const page = new DataView(new ArrayBuffer(8));
+ * LittleEndianView.setUint16(page, 0, 0x0201); // bytes 01 02
+ * ```
+ */
+export const LittleEndianView: ViewCodec = /* @__PURE__ */ viewCodec("little", true);
+
+/**
+ * The {@link ViewCodec} for a byte order.
+ *
+ * @example
+ * ```ts
+ * viewCodecFor("little") === LittleEndianView; // true
+ * ```
+ */
+export function viewCodecFor(order: ByteOrder): ViewCodec {
+  if (order === "big") return BigEndianView;
+  if (order === "little") return LittleEndianView;
+  throw invalidOrder(order);
+}

@@ -1,0 +1,174 @@
+import fc from "fast-check";
+import { describe, expect, test } from "vitest";
+import {
+  BigEndian,
+  BigEndianView,
+  type Codec,
+  LittleEndian,
+  LittleEndianView,
+  OutOfRangeError,
+  type ViewCodec,
+  viewCodecFor,
+} from "../src/index";
+import { bigValues, doubles, intValues, NUMERIC_TYPES, placedBytes } from "./helpers";
+
+const viewOf = (b: Uint8Array) => new DataView(b.buffer, b.byteOffset, b.byteLength);
+
+type Method = (target: unknown, off: number, v?: unknown) => unknown;
+const method = (codec: Codec | ViewCodec, name: string): Method => {
+  const f = (codec as unknown as Record<string, Method>)[name];
+  if (f === undefined) throw new Error(`no ${name}`);
+  return f;
+};
+
+/** Every accessor pair with its width and the values to write. */
+const ACCESSORS: ReadonlyArray<readonly [string, number, fc.Arbitrary<unknown>]> = [
+  ...Object.entries(NUMERIC_TYPES).map(
+    ([t, width]) =>
+      [
+        t,
+        width,
+        t.startsWith("Big") ? bigValues : t.startsWith("Float") ? doubles : intValues,
+      ] as const,
+  ),
+  ["Boolean", 1, fc.boolean()],
+  ["Char", 2, fc.oneof(fc.integer({ min: 0, max: 0xffff }), fc.string({ minLength: 1 }))],
+  ["SafeInt64", 8, fc.maxSafeInteger()],
+];
+
+const PAIRS = [
+  ["big", BigEndianView, BigEndian],
+  ["little", LittleEndianView, LittleEndian],
+] as const;
+
+describe.each(PAIRS)("%s-endian view codec", (_order, view, codec) => {
+  // The Uint8Array codecs are checked against DataView and the JDK; the view codecs must agree with
+  // them byte for byte and value for value.
+  test.each(ACCESSORS)("get%s reads what the Uint8Array codec reads", (name, width) => {
+    const get = method(view, `get${name}`);
+    const reference = method(codec, `get${name}`);
+    fc.assert(
+      fc.property(placedBytes(width), ({ b, off }) => {
+        let expected: unknown;
+        try {
+          expected = reference(b, off);
+        } catch (error) {
+          expect(() => get(viewOf(b), off)).toThrow((error as Error).message);
+          return;
+        }
+        expect(get(viewOf(b), off)).toEqual(expected);
+      }),
+      { numRuns: 200 },
+    );
+  });
+
+  test.each(ACCESSORS)("set%s writes what the Uint8Array codec writes", (name, width, values) => {
+    const set = method(view, `set${name}`);
+    const reference = method(codec, `set${name}`);
+    fc.assert(
+      fc.property(placedBytes(width), values, ({ backing, b, off }, v) => {
+        const expected = backing.slice();
+        reference(expected.subarray(b.byteOffset, b.byteOffset + b.length), off, v);
+        set(viewOf(b), off, v);
+        expect(backing).toEqual(expected);
+      }),
+      { numRuns: 200 },
+    );
+  });
+
+  test.each(ACCESSORS)(
+    "set%s out of range throws a RangeError and writes nothing",
+    (name, width, values) => {
+      const set = method(view, `set${name}`);
+      fc.assert(
+        fc.property(
+          fc.integer({ min: 0, max: 16 }),
+          fc.integer({ min: -12, max: 24 }),
+          values,
+          (length, off, v) => {
+            fc.pre(off < 0 || off > length - width);
+            const backing = new Uint8Array(length + 16).fill(0xa5);
+            const d = new DataView(backing.buffer, 8, length);
+            expect(() => set(d, off, v)).toThrow(RangeError);
+            expect(backing.every((x) => x === 0xa5)).toBe(true);
+          },
+        ),
+        { numRuns: 200 },
+      );
+    },
+  );
+
+  test.each(ACCESSORS)("get%s and set%s reject a fractional offset", (name) => {
+    const d = new DataView(new ArrayBuffer(32));
+    expect(() => method(view, `get${name}`)(d, 1.5)).toThrow(OutOfRangeError);
+    const before = new Uint8Array(d.buffer).slice();
+    expect(() =>
+      method(view, `set${name}`)(
+        d,
+        2.5,
+        name === "Boolean" ? true : name.startsWith("Big") ? 1n : 1,
+      ),
+    ).toThrow(OutOfRangeError);
+    expect(new Uint8Array(d.buffer)).toEqual(before);
+  });
+
+  test("floats store Java's canonical NaN whatever the payload", () => {
+    const d = new DataView(new ArrayBuffer(16));
+    const payload = new Float64Array(new BigInt64Array([0x7ff0000000000123n]).buffer)[0]!;
+    view.setFloat32(d, 1, payload);
+    view.setFloat64(d, 5, payload);
+    expect(view.getInt32(d, 1)).toBe(0x7fc00000);
+    expect(view.getBigInt64(d, 5)).toBe(0x7ff8000000000000n);
+  });
+
+  test("a 64-bit write that does not fit writes nothing, even when its far half would", () => {
+    const backing = new Uint8Array(24).fill(7);
+    const d = new DataView(backing.buffer, 8, 8);
+    for (const write of [
+      () => view.setBigInt64(d, -4, 1n),
+      () => view.setBigUint64(d, 4, 1n),
+      () => view.setSafeInt64(d, -4, 1),
+      () => view.setFloat64(d, -4, Number.NaN),
+      () => view.setFloat64(d, 4, Number.NaN),
+    ]) {
+      expect(write).toThrow(RangeError);
+      expect(backing.every((x) => x === 7)).toBe(true);
+    }
+  });
+
+  test("getSafeInt64 reads back what setSafeInt64 and setBigInt64 wrote", () => {
+    fc.assert(
+      fc.property(fc.maxSafeInteger(), fc.nat(8), (v, off) => {
+        const d = new DataView(new ArrayBuffer(16));
+        view.setSafeInt64(d, off, v);
+        expect(view.getSafeInt64(d, off)).toBe(v);
+        view.setBigInt64(d, off, BigInt(v));
+        expect(view.getSafeInt64(d, off)).toBe(v);
+      }),
+    );
+  });
+
+  test("setSafeInt64 rejects an unsafe number and setBigInt64 a non-bigint, writing nothing", () => {
+    const d = new DataView(new ArrayBuffer(8));
+    expect(() => view.setSafeInt64(d, 0, 2 ** 53)).toThrow(RangeError);
+    expect(() => view.setBigInt64(d, 0, 1 as unknown as bigint)).toThrow(TypeError);
+    expect(new Uint8Array(d.buffer).every((x) => x === 0)).toBe(true);
+  });
+
+  test("an offset past 2^31 gets the view's RangeError; past 2^32, an OutOfRangeError", () => {
+    const d = new DataView(new ArrayBuffer(8));
+    expect(() => view.getInt32(d, 2 ** 31)).toThrow(RangeError);
+    expect(() => view.getInt32(d, 2 ** 32)).toThrow(OutOfRangeError);
+  });
+
+  test("is frozen, with the Uint8Array codec's method set and order", () => {
+    expect(Object.isFrozen(view)).toBe(true);
+    expect(Object.keys(view).sort()).toEqual(Object.keys(codec).sort());
+    expect(view.order).toBe(codec.order);
+    expect(viewCodecFor(view.order)).toBe(view);
+  });
+});
+
+test("viewCodecFor rejects an unknown order with a TypeError", () => {
+  expect(() => viewCodecFor("middle" as "big")).toThrow(TypeError);
+});
