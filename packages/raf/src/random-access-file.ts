@@ -621,7 +621,8 @@ export class RandomAccessFile {
     const w = this.#w;
     const i = w.writeIndex(8);
     if (i >= 0) {
-      LONG.set(this.#codec, w.view, i, v);
+      if (typeof v === "bigint") this.#codec.setBigInt64(w.view, i, v);
+      else this.#codec.setSafeInt64(w.view, i, v);
       w.wrote(i, 8);
     } else this.#putSlow(LONG, v);
   }
