@@ -64,7 +64,14 @@ describe("the @rafkit/raf suites compare like with like", () => {
     it(`RafRead: every variant reads the file's values (${op})`, async () => {
       const params = { op, kiloBytes: 1 };
       const names = nodeBenchmarks(RafRead);
-      expect(names).toEqual(["buffered", "unbufferedNative", "unbufferedNode", "nodeFs", "floor"]);
+      expect(names).toEqual([
+        "buffered",
+        "unbufferedNative",
+        "unbufferedNode",
+        "nodeFs",
+        "floor",
+        "pointerOnly",
+      ]);
       for (const name of names) {
         const { consumed, bytes } = await runOnce(RafRead, name, params);
         expect(consumed, name).toHaveLength(1024 / WIDTH[op.slice(4)]!);

@@ -52,6 +52,7 @@ export function openWindow(plan: OpenPlan, fd: number): Window {
   return new Window(fd, plan.path, plan.bufferSize, {
     readOnly: plan.mode === "r",
     writeThrough: plan.mode === "rws" || plan.mode === "rwd",
+    codec: plan.codec,
   });
 }
 

@@ -413,7 +413,7 @@ export class RandomAccessFile {
     const w = this.#w;
     let i = w.takeRead(1);
     if (i < 0) i = this.#fill(1);
-    return this.#codec.getBoolean(w.view, i);
+    return w.codec.getBoolean(w.view, i);
   }
 
   /** Reads a signed byte (-128–127). */
@@ -421,7 +421,7 @@ export class RandomAccessFile {
     const w = this.#w;
     let i = w.takeRead(1);
     if (i < 0) i = this.#fill(1);
-    return this.#codec.getInt8(w.view, i);
+    return w.codec.getInt8(w.view, i);
   }
 
   /** Reads an unsigned byte (0–255). */
@@ -429,7 +429,7 @@ export class RandomAccessFile {
     const w = this.#w;
     let i = w.takeRead(1);
     if (i < 0) i = this.#fill(1);
-    return this.#codec.getUint8(w.view, i);
+    return w.codec.getUint8(w.view, i);
   }
 
   /** Reads a signed 16-bit integer. */
@@ -437,7 +437,7 @@ export class RandomAccessFile {
     const w = this.#w;
     let i = w.takeRead(2);
     if (i < 0) i = this.#fill(2);
-    return this.#codec.getInt16(w.view, i);
+    return w.codec.getInt16(w.view, i);
   }
 
   /** Reads an unsigned 16-bit integer. */
@@ -445,7 +445,7 @@ export class RandomAccessFile {
     const w = this.#w;
     let i = w.takeRead(2);
     if (i < 0) i = this.#fill(2);
-    return this.#codec.getUint16(w.view, i);
+    return w.codec.getUint16(w.view, i);
   }
 
   /** Reads a `char`: one UTF-16 code unit, as a one-character string. */
@@ -453,7 +453,7 @@ export class RandomAccessFile {
     const w = this.#w;
     let i = w.takeRead(2);
     if (i < 0) i = this.#fill(2);
-    return this.#codec.getChar(w.view, i);
+    return w.codec.getChar(w.view, i);
   }
 
   /** Reads a signed 32-bit integer. */
@@ -461,7 +461,7 @@ export class RandomAccessFile {
     const w = this.#w;
     let i = w.takeRead(4);
     if (i < 0) i = this.#fill(4);
-    return this.#codec.getInt32(w.view, i);
+    return w.codec.getInt32(w.view, i);
   }
 
   /** Reads a signed 64-bit integer as a `bigint`. */
@@ -469,7 +469,7 @@ export class RandomAccessFile {
     const w = this.#w;
     let i = w.takeRead(8);
     if (i < 0) i = this.#fill(8);
-    return this.#codec.getBigInt64(w.view, i);
+    return w.codec.getBigInt64(w.view, i);
   }
 
   /**
@@ -480,7 +480,7 @@ export class RandomAccessFile {
     const w = this.#w;
     let i = w.takeRead(8);
     if (i < 0) i = this.#fill(8);
-    return this.#codec.getSafeInt64(w.view, i);
+    return w.codec.getSafeInt64(w.view, i);
   }
 
   /** Reads a 32-bit IEEE 754 float. */
@@ -488,7 +488,7 @@ export class RandomAccessFile {
     const w = this.#w;
     let i = w.takeRead(4);
     if (i < 0) i = this.#fill(4);
-    return this.#codec.getFloat32(w.view, i);
+    return w.codec.getFloat32(w.view, i);
   }
 
   /** Reads a 64-bit IEEE 754 double. */
@@ -496,7 +496,7 @@ export class RandomAccessFile {
     const w = this.#w;
     let i = w.takeRead(8);
     if (i < 0) i = this.#fill(8);
-    return this.#codec.getFloat64(w.view, i);
+    return w.codec.getFloat64(w.view, i);
   }
 
   /**
@@ -571,7 +571,7 @@ export class RandomAccessFile {
     const w = this.#w;
     const i = w.writeIndex(1);
     if (i >= 0) {
-      this.#codec.setBoolean(w.view, i, v);
+      w.codec.setBoolean(w.view, i, v);
       w.wrote(i, 1);
     } else this.#putSlow(BOOLEAN, v);
   }
@@ -581,7 +581,7 @@ export class RandomAccessFile {
     const w = this.#w;
     const i = w.writeIndex(1);
     if (i >= 0) {
-      this.#codec.setInt8(w.view, i, v);
+      w.codec.setInt8(w.view, i, v);
       w.wrote(i, 1);
     } else this.#putSlow(BYTE, v);
   }
@@ -591,7 +591,7 @@ export class RandomAccessFile {
     const w = this.#w;
     const i = w.writeIndex(2);
     if (i >= 0) {
-      this.#codec.setInt16(w.view, i, v);
+      w.codec.setInt16(w.view, i, v);
       w.wrote(i, 2);
     } else this.#putSlow(SHORT, v);
   }
@@ -601,7 +601,7 @@ export class RandomAccessFile {
     const w = this.#w;
     const i = w.writeIndex(2);
     if (i >= 0) {
-      this.#codec.setChar(w.view, i, v);
+      w.codec.setChar(w.view, i, v);
       w.wrote(i, 2);
     } else this.#putSlow(CHAR, v);
   }
@@ -611,7 +611,7 @@ export class RandomAccessFile {
     const w = this.#w;
     const i = w.writeIndex(4);
     if (i >= 0) {
-      this.#codec.setInt32(w.view, i, v);
+      w.codec.setInt32(w.view, i, v);
       w.wrote(i, 4);
     } else this.#putSlow(INT, v);
   }
@@ -621,8 +621,8 @@ export class RandomAccessFile {
     const w = this.#w;
     const i = w.writeIndex(8);
     if (i >= 0) {
-      if (typeof v === "bigint") this.#codec.setBigInt64(w.view, i, v);
-      else this.#codec.setSafeInt64(w.view, i, v);
+      if (typeof v === "bigint") w.codec.setBigInt64(w.view, i, v);
+      else w.codec.setSafeInt64(w.view, i, v);
       w.wrote(i, 8);
     } else this.#putSlow(LONG, v);
   }
@@ -632,7 +632,7 @@ export class RandomAccessFile {
     const w = this.#w;
     const i = w.writeIndex(4);
     if (i >= 0) {
-      this.#codec.setFloat32(w.view, i, v);
+      w.codec.setFloat32(w.view, i, v);
       w.wrote(i, 4);
     } else this.#putSlow(FLOAT, v);
   }
@@ -642,7 +642,7 @@ export class RandomAccessFile {
     const w = this.#w;
     const i = w.writeIndex(8);
     if (i >= 0) {
-      this.#codec.setFloat64(w.view, i, v);
+      w.codec.setFloat64(w.view, i, v);
       w.wrote(i, 8);
     } else this.#putSlow(DOUBLE, v);
   }

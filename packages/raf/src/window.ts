@@ -1,4 +1,5 @@
 import { constants } from "node:os";
+import { BigEndianView, type ViewCodec } from "@rafkit/bits";
 import { type LockRequest, systemCallError } from "@rafkit/syscall-state";
 import { ClosedError, EOFError } from "./errors";
 
@@ -49,6 +50,8 @@ export class Window {
   readonly buf: Uint8Array;
   /** `buf` as a DataView, made once: primitives are decoded and encoded through it. */
   readonly view: DataView;
+  /** The byte order's codec for {@link view}; kept here so the hot paths reach it with the window. */
+  readonly codec: ViewCodec;
   /** File position of `buf[0]`. */
   start = 0;
   /** Bytes of `buf` holding file content. */
@@ -101,12 +104,13 @@ export class Window {
     /** The path, for error messages. */
     readonly path: string,
     capacity: number,
-    options: { readOnly: boolean; writeThrough: boolean },
+    options: { readOnly: boolean; writeThrough: boolean; codec?: ViewCodec },
   ) {
     this.capacity = capacity;
     this.buf = new Uint8Array(Math.max(capacity, 8));
     this.ioBuf = this.buf;
     this.view = new DataView(this.buf.buffer, this.buf.byteOffset, this.buf.byteLength);
+    this.codec = options.codec ?? BigEndianView;
     const buf = this.buf;
     this.#views =
       capacity === 0 ? Array.from({ length: 9 }, (_, k) => buf.subarray(0, k)) : undefined;

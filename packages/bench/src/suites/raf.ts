@@ -110,6 +110,8 @@ interface RafState {
   values: ArrayLike<Value>;
   backend: ReturnType<typeof fastBackend>;
   files: IterationFiles | undefined;
+  /** The file pointer of `pointerOnly`, kept in an object as any reader or writer keeps it. */
+  cursor: { pointer: number };
 }
 
 function rafState({ op, kiloBytes }: { op: string; kiloBytes: number }): RafState {
@@ -130,6 +132,7 @@ function rafState({ op, kiloBytes }: { op: string; kiloBytes: number }): RafStat
     values: codec.values(new Uint8Array(size)),
     backend: fastBackend(),
     files: undefined,
+    cursor: { pointer: 0 },
   };
 }
 
@@ -200,7 +203,8 @@ const hooks = {
  * `buffered`: rafkit defaults (8 KiB window, native backend); `unbufferedNative`/`unbufferedNode`:
  * `bufferSize: 0`, one system call per primitive; `nodeFs`: what Node code does today, `fs.readSync` of N
  * bytes into a Buffer per primitive, then `Buffer#readInt32BE` and friends; `floor`: one `pread` of the whole
- * range and a `DataView` loop; `jdkStock`/`jdkBulk`: the JDK's RandomAccessFile as shipped (byte by byte in
+ * range and a `DataView` loop; `pointerOnly`: the floor with its offset kept in an object's `pointer` field,
+ * as any stateful reader keeps its position, so it measures that field's cost alone; `jdkStock`/`jdkBulk`: the JDK's RandomAccessFile as shipped (byte by byte in
  * JDK 17) and with one `readFully` per primitive (the reviews' patch).
  */
 export const RafRead = defineSuite({
@@ -242,6 +246,15 @@ export const RafRead = defineSuite({
         bh.consume(s.codec.viewGet(s.view, off));
       }
     },
+    pointerOnly(bh, s) {
+      s.backend.pread(s.files!.fd, s.bytes, 0, s.size, 0);
+      const c = s.cursor;
+      c.pointer = 0;
+      for (let k = 0; k < s.count; k++) {
+        bh.consume(s.codec.viewGet(s.view, c.pointer));
+        c.pointer += s.width;
+      }
+    },
     jdkStock: jdk("stock"),
     jdkBulk: jdk("bulk"),
   },
@@ -250,7 +263,8 @@ export const RafRead = defineSuite({
 /**
  * Writes: seek(0), then size/N `writeShort`/`writeInt`/`writeLong` of random values per op. `buffered`
  * includes the final `flush()` of every op, so the bytes reach the OS within the op, as everywhere else.
- * Variants as in {@link RafRead}; `floor` is a `DataView` fill and one `pwrite`.
+ * Variants as in {@link RafRead}; `floor` is a `DataView` fill and one `pwrite`, `pointerOnly` the same fill
+ * with its offset in an object's `pointer` field.
  */
 export const RafWrite = defineSuite({
   name: "RafWrite",
@@ -289,6 +303,15 @@ export const RafWrite = defineSuite({
     floor(_bh, s) {
       for (let k = 0, off = 0; k < s.count; k++, off += s.width) {
         s.codec.viewSet(s.view, off, s.values[k]!);
+      }
+      return s.backend.pwrite(s.files!.fd, s.bytes, 0, s.size, 0);
+    },
+    pointerOnly(_bh, s) {
+      const c = s.cursor;
+      c.pointer = 0;
+      for (let k = 0; k < s.count; k++) {
+        s.codec.viewSet(s.view, c.pointer, s.values[k]!);
+        c.pointer += s.width;
       }
       return s.backend.pwrite(s.files!.fd, s.bytes, 0, s.size, 0);
     },
