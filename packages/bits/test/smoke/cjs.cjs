@@ -16,4 +16,8 @@ try {
   assert.ok(e instanceof bits.UTFDataFormatError);
   assert.equal(e.message, "malformed input: partial character at end");
 }
+const page = new DataView(new ArrayBuffer(16));
+bits.viewCodecFor("little").setInt32(page, 1, 0x01020304);
+assert.equal(new Uint8Array(page.buffer)[1], 4);
+assert.equal(bits.LittleEndianView.getInt32(page, 1), 0x01020304);
 console.log("cjs ok");

@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import {
   BigEndian,
+  BigEndianView,
   codecFor,
   decodeArray,
   doubleToLongBits,
@@ -39,4 +40,8 @@ const u = new Uint8Array(ModifiedUtf8.encodedLength(s));
 ModifiedUtf8.encode(s, u, 0);
 assert.equal(ModifiedUtf8.decode(u, 0, u.length), s);
 assert.throws(() => ModifiedUtf8.decode(Uint8Array.of(0x80), 0, 1), UTFDataFormatError);
+const page = new DataView(new ArrayBuffer(16));
+BigEndianView.setFloat64(page, 3, Number.NaN);
+assert.equal(BigEndianView.getBigInt64(page, 3), 0x7ff8000000000000n);
+assert.throws(() => BigEndianView.getInt32(page, 1.5), OutOfRangeError);
 console.log("esm ok");
