@@ -1,3 +1,3 @@
 import { packageTestConfig } from "../../vitest.shared.ts";
 
-export default packageTestConfig({ lines: 93, testTimeout: 60_000 });
+export default packageTestConfig({ lines: 95, testTimeout: 60_000 });

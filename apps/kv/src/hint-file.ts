@@ -1,5 +1,5 @@
 import { BigEndian } from "@rafkit/bits";
-import { keyIdOf } from "./bytes";
+import { keyIdOf, writeLatin1 } from "./bytes";
 import { crc32 } from "./crc32";
 import { HEADER_SIZE } from "./record";
 
@@ -24,25 +24,57 @@ const MAGIC = [0x52, 0x4b, 0x56, 0x48, 0x49, 0x4e, 0x54, 0x31]; // "RKVHINT1"
 const FOOTER = 24;
 const ENTRY = 24;
 
+/**
+ * Builds a hint file as records are appended: each entry is encoded at once into a growing buffer, so that a write
+ * leaves no object behind for the garbage collector to promote, and sealing a data file only adds the footer.
+ */
+export class HintWriter {
+  #bytes = new Uint8Array(4096);
+  #length = 0;
+  #count = 0;
+
+  /** Entries added. */
+  get count(): number {
+    return this.#count;
+  }
+
+  /** Adds the entry of a record (`valueLength` -1 for a tombstone) whose key directory id is `id`. */
+  add(id: string, timestamp: number, valueLength: number, offset: number): void {
+    const need = this.#length + ENTRY + id.length;
+    if (need > this.#bytes.length) {
+      const grown = new Uint8Array(Math.max(need, this.#bytes.length * 2));
+      grown.set(this.#bytes.subarray(0, this.#length));
+      this.#bytes = grown;
+    }
+    const out = this.#bytes;
+    const off = this.#length;
+    BigEndian.setSafeInt64(out, off, timestamp);
+    BigEndian.setInt32(out, off + 8, id.length);
+    BigEndian.setInt32(out, off + 12, valueLength);
+    BigEndian.setSafeInt64(out, off + 16, offset);
+    writeLatin1(out, off + ENTRY, id);
+    this.#length = need;
+    this.#count++;
+  }
+
+  /** The hint file for a data file of `coveredLength` bytes: the entries so far, then the footer. */
+  finish(coveredLength: number): Uint8Array {
+    const off = this.#length;
+    const out = new Uint8Array(off + FOOTER);
+    out.set(this.#bytes.subarray(0, off));
+    BigEndian.setInt32(out, off, this.#count);
+    BigEndian.setSafeInt64(out, off + 4, coveredLength);
+    BigEndian.setUint32(out, off + 12, crc32(out, 0, off));
+    out.set(MAGIC, off + 16);
+    return out;
+  }
+}
+
 /** Encodes hint entries for a data file of `coveredLength` bytes. */
 export function encodeHint(entries: readonly HintEntry[], coveredLength: number): Uint8Array {
-  let size = FOOTER;
-  for (const e of entries) size += ENTRY + e.id.length;
-  const out = new Uint8Array(size);
-  let off = 0;
-  for (const e of entries) {
-    BigEndian.setSafeInt64(out, off, e.timestamp);
-    BigEndian.setInt32(out, off + 8, e.id.length);
-    BigEndian.setInt32(out, off + 12, e.valueLength);
-    BigEndian.setSafeInt64(out, off + 16, e.offset);
-    out.set(Buffer.from(e.id, "latin1"), off + ENTRY);
-    off += ENTRY + e.id.length;
-  }
-  BigEndian.setInt32(out, off, entries.length);
-  BigEndian.setSafeInt64(out, off + 4, coveredLength);
-  BigEndian.setUint32(out, off + 12, crc32(out, 0, off));
-  out.set(MAGIC, off + 16);
-  return out;
+  const writer = new HintWriter();
+  for (const e of entries) writer.add(e.id, e.timestamp, e.valueLength, e.offset);
+  return writer.finish(coveredLength);
 }
 
 /** A decoded hint file, or null when it is damaged (then the data file is scanned instead). */

@@ -21,8 +21,9 @@ export interface OpenOptions {
   /** A data file is closed and a new one started past this size. Default 64 MiB. */
   readonly maxFileSize?: number;
   /**
-   * Bytes of recently read or written values kept in memory, so that hot keys cost no system call. Values are
-   * cached only after their CRC checked out (or as they are written). 0 turns the cache off. Default 16 MiB.
+   * Bytes of recently read or written values kept in memory (one ring buffer, first in first out), so that hot keys
+   * cost no system call. Values are cached only after their CRC checked out (or as they are written); a value larger
+   * than an eighth of this is not cached. 0 turns the cache off; at most 1 GiB. Default 16 MiB.
    */
   readonly cacheSize?: number;
 }

@@ -1,4 +1,5 @@
 import { BigEndian } from "@rafkit/bits";
+import { writeLatin1 } from "./bytes";
 import { crc32 } from "./crc32";
 
 /**
@@ -67,7 +68,7 @@ export function encodeRecordInto(
   BigEndian.setSafeInt64(out, off + 4, timestamp);
   BigEndian.setInt32(out, off + 12, key.length);
   BigEndian.setInt32(out, off + 16, value === null ? TOMBSTONE : value.length);
-  if (typeof key === "string") out.write(key, off + HEADER_SIZE, "latin1");
+  if (typeof key === "string") writeLatin1(out, off + HEADER_SIZE, key);
   else out.set(key, off + HEADER_SIZE);
   if (value !== null) out.set(value, off + HEADER_SIZE + key.length);
   BigEndian.setUint32(out, off, crc32(out, off + 4, off + size));

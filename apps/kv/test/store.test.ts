@@ -42,6 +42,45 @@ describe("basic API", () => {
     await expect(db.get("user:1")).rejects.toMatchObject({ code: "ERR_KV_CLOSED" });
   });
 
+  it("hands out copies: neither the caller's buffer nor a returned value can change the store's data", async () => {
+    const dir = tempDir();
+    const db = await open(dir, { sync: "never" });
+    const value = new Uint8Array([1, 2, 3]);
+    await db.put("k", value);
+    value.fill(0); // reused by the caller after the put
+    const first = db.getSync("k")!;
+    expect([...first]).toEqual([1, 2, 3]);
+    first.fill(9);
+    new Uint8Array(first.buffer).fill(9); // the whole pool the copy was carved from
+    expect([...db.getSync("k")!]).toEqual([1, 2, 3]);
+    for await (const [, v] of db.entries()) v.fill(7);
+    expect([...(await db.get("k"))!]).toEqual([1, 2, 3]);
+    await db.close();
+    const again = await open(dir, { readOnly: true });
+    expect([...again.getSync("k")!]).toEqual([1, 2, 3]);
+    await again.close();
+  });
+
+  it("tells apart string keys and byte keys that share chars, with or without other keys", async () => {
+    const dir = tempDir();
+    const db = await open(dir, { sync: "never" });
+    await db.put("plain", "p");
+    // Only ASCII keys so far: a non-ASCII string key is absent without a second lookup.
+    expect(db.getSync("\u00e9")).toBeUndefined();
+    expect(db.hasSync("\u00e9")).toBe(false);
+    await db.put(new Uint8Array([0xe9]), "byte e9"); // its id is the one-char string "\u00e9"
+    expect(db.getSync("\u00e9")).toBeUndefined(); // the string "é" is UTF-8 c3 a9, another key
+    await db.put("\u00e9", "string e9");
+    expect(await db.getString("\u00e9")).toBe("string e9");
+    expect(await db.getString(new Uint8Array([0xe9]))).toBe("byte e9");
+    expect(await db.getString(new Uint8Array([0xc3, 0xa9]))).toBe("string e9");
+    expect(db.hasSync(new TextEncoder().encode("plain"))).toBe(true);
+    expect(await db.delete(new Uint8Array([0xc3, 0xa9]))).toBe(true);
+    expect(db.getSync("\u00e9")).toBeUndefined();
+    expect(await db.getString(new Uint8Array([0xe9]))).toBe("byte e9");
+    await db.close();
+  });
+
   it("keeps everything across close and open, from hint files or by scanning when they are gone", async () => {
     const dir = tempDir();
     let db = await open(dir, { maxFileSize: 4096 });

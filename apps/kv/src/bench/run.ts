@@ -21,8 +21,8 @@ export interface BenchRunOptions {
   /** Measurement iterations each phase is split into, for the error estimate (default 5). */
   readonly iterations?: number;
   /**
-   * First run every engine once on a small unmeasured data set (default true), so that neither the harness's nor
-   * an engine's JIT warm-up lands in the first engine's numbers.
+   * First run every engine once on an unmeasured data set of 20 000 records and operations per workload (default
+   * true), so that neither the harness's nor an engine's JIT warm-up lands in the first engine's numbers.
    */
   readonly warmup?: boolean;
   /** Called as operations complete, and with each phase's name when it starts. */
@@ -73,22 +73,25 @@ export async function runBench(options: BenchRunOptions): Promise<BenchReport> {
   const iterations = options.iterations ?? 5;
   const total = engines.length * (records + WORKLOADS.length * operations);
   fs.mkdirSync(path.join(options.dir, "measured"), { recursive: true });
+  // Built once, before the warm-up and outside the timed loops, so that the harness costs little next to a fast
+  // read, and so that building them (and the garbage collector promoting them) lands in no engine's numbers.
+  const keys = Array.from({ length: records }, (_, i) => flatKey(benchKey(i)));
   if (options.warmup ?? true) {
-    const small = Math.min(2000, records);
+    // Large enough to take every path of the timed loop (a chunk is 8192 operations): a path first taken while
+    // measuring would have its code deoptimised and recompiled in the first engine's numbers only.
+    const small = Math.min(WARMUP_OPERATIONS, records);
     const { onProgress: _quiet, ...rest } = options;
     await runBench({
       ...rest,
       dir: path.join(options.dir, "warmup"),
       records: small,
-      operations: Math.min(2000, operations),
+      operations: Math.min(WARMUP_OPERATIONS, operations),
       warmup: false,
     });
     fs.rmSync(path.join(options.dir, "warmup"), { recursive: true, force: true });
   }
   let done = 0;
   const results: PhaseResult[] = [];
-  // Built once, outside the timed loops, so that the harness costs little next to a fast read.
-  const keys = Array.from({ length: records }, (_, i) => benchKey(i));
   for (const name of engines) {
     const engine = await openEngine(name, path.join(options.dir, "measured"), durability);
     try {
@@ -125,13 +128,81 @@ export async function runBench(options: BenchRunOptions): Promise<BenchReport> {
   return { records, operations, valueSize, concurrency, durability, results };
 }
 
+/**
+ * The key as a flat string, as keys read from a file or a socket are. A template literal makes a rope (V8's cons
+ * string), which the first engine to read its chars would flatten for all the others: that cost, and its garbage,
+ * would land in the first engine's load phase only.
+ */
+function flatKey(key: string): string {
+  return Buffer.from(key, "latin1").toString("latin1");
+}
+
+/** Records and operations per phase of the warm-up run. */
+const WARMUP_OPERATIONS = 20_000;
+
 /** Reads are timed one in this many (the first of each run of them): two clock reads cost about as much as a fast get. */
 const READ_SAMPLE = 16;
 
+/** What the timed loop of one phase keeps between calls of {@link runOps}. */
+interface PhaseState {
+  readonly engine: Engine;
+  readonly ops: Int32Array;
+  readonly keys: readonly string[];
+  readonly values: readonly Uint8Array[];
+  readonly concurrency: number;
+  /** Sampled read latencies, µs. */
+  readonly reads: Float64Array;
+  /** Write latencies, µs. */
+  readonly writes: Float64Array;
+  readOps: number;
+  nReads: number;
+  nWrites: number;
+  outstanding: number;
+  sink: number;
+  wake: (() => void) | null;
+  failure: unknown;
+  onWritten: (start: number) => () => void;
+  onFailed: (error: unknown) => void;
+}
+
 /**
- * Runs `ops` (a key index `k` for a read of `keys[k]`, `~k` for a write), writes with up to `concurrency` in
- * flight. Every write's latency is recorded; reads are timed on a 1-in-{@link READ_SAMPLE} sample, weighted
- * accordingly in the percentiles of all operations. The same for every engine.
+ * Runs `ops[i, stop)` (a key index `k` for a read of `keys[k]`, `~k` for a write), issuing writes while fewer than
+ * `concurrency` are in flight; returns the index it stopped at: `stop`, or a write that must wait for a slot.
+ *
+ * A plain function, not part of the async {@link runPhase}: V8 optimises a hot loop inside an async function late
+ * (it ran at about half speed for most of a phase), and this loop is the harness's whole cost per operation.
+ */
+function runOps(s: PhaseState, i: number, stop: number): number {
+  const { engine, ops, keys, values, reads } = s;
+  let readOps = s.readOps;
+  let nReads = s.nReads;
+  let sink = s.sink;
+  for (; i < stop; i++) {
+    const op = ops[i]!;
+    if (op >= 0) {
+      if (readOps++ % READ_SAMPLE === 0) {
+        const t = performance.now();
+        sink += engine.read(keys[op]!);
+        reads[nReads++] = (performance.now() - t) * 1000;
+      } else {
+        sink += engine.read(keys[op]!);
+      }
+    } else {
+      if (s.outstanding >= s.concurrency) break;
+      s.outstanding++;
+      engine.write(keys[~op]!, values[i & 1023]!).then(s.onWritten(performance.now()), s.onFailed);
+    }
+  }
+  s.readOps = readOps;
+  s.nReads = nReads;
+  s.sink = sink;
+  return i;
+}
+
+/**
+ * Runs a phase's `ops` (see {@link runOps}) in `iterations` parts, writes with up to `concurrency` in flight. Every
+ * write's latency is recorded; reads are timed on a 1-in-{@link READ_SAMPLE} sample, weighted accordingly in the
+ * percentiles of all operations. The same for every engine.
  */
 async function runPhase(
   engine: Engine,
@@ -144,29 +215,38 @@ async function runPhase(
   progress: (done: number) => void,
 ): Promise<Omit<PhaseResult, "engine">> {
   const count = ops.length;
-  const reads = new Float64Array(Math.ceil(count / READ_SAMPLE) + 1);
-  const writes = new Float64Array(count);
-  let nReads = 0;
-  let readOps = 0;
-  let nWrites = 0;
-  let outstanding = 0;
-  let wake: (() => void) | null = null;
-  let failure: unknown = null;
-  let sink = 0;
-  const onWritten = (start: number) => () => {
-    writes[nWrites++] = (performance.now() - start) * 1000;
-    outstanding--;
-    const w = wake;
-    wake = null;
+  const wakeUp = () => {
+    const w = s.wake;
+    s.wake = null;
     w?.();
   };
-  const onFailed = (error: unknown) => {
-    failure ??= error;
-    outstanding--;
-    const w = wake;
-    wake = null;
-    w?.();
+  const s: PhaseState = {
+    engine,
+    ops,
+    keys,
+    values,
+    concurrency,
+    reads: new Float64Array(Math.ceil(count / READ_SAMPLE) + 1),
+    writes: new Float64Array(count),
+    readOps: 0,
+    nReads: 0,
+    nWrites: 0,
+    outstanding: 0,
+    sink: 0,
+    wake: null,
+    failure: null,
+    onWritten: (start) => () => {
+      s.writes[s.nWrites++] = (performance.now() - start) * 1000;
+      s.outstanding--;
+      wakeUp();
+    },
+    onFailed: (error) => {
+      s.failure ??= error;
+      s.outstanding--;
+      wakeUp();
+    },
   };
+  const slot = () => new Promise<void>((resolve) => (s.wake = resolve));
   const rates: number[] = [];
   const started = performance.now();
   let i = 0;
@@ -177,37 +257,28 @@ async function runPhase(
     while (i < end) {
       // A chunk at a time: between chunks, report progress and let the event loop run.
       const stop = Math.min(end, (i | 8191) + 1);
-      for (; i < stop; i++) {
-        const op = ops[i]!;
-        if (op >= 0) {
-          if (readOps++ % READ_SAMPLE === 0) {
-            const t = performance.now();
-            sink += engine.read(keys[op]!);
-            reads[nReads++] = (performance.now() - t) * 1000;
-          } else {
-            sink += engine.read(keys[op]!);
-          }
-        } else {
-          while (outstanding >= concurrency) await new Promise<void>((resolve) => (wake = resolve));
-          if (failure) throw failure;
-          outstanding++;
-          engine.write(keys[~op]!, values[i & 1023]!).then(onWritten(performance.now()), onFailed);
+      while (i < stop) {
+        i = runOps(s, i, stop);
+        if (i < stop) {
+          while (s.outstanding >= concurrency) await slot();
+          if (s.failure) throw s.failure;
         }
       }
       if ((i & 8191) === 0 && i < end) {
         progress(i);
         await nextTurn();
       }
-      if (failure) throw failure;
+      if (s.failure) throw s.failure;
     }
-    while (outstanding > 0) await new Promise<void>((resolve) => (wake = resolve));
-    if (failure) throw failure;
+    while (s.outstanding > 0) await slot();
+    if (s.failure) throw s.failure;
     rates.push((i - from) / ((performance.now() - t0) / 1000));
   }
   const seconds = (performance.now() - started) / 1000;
-  if (sink === Number.MIN_VALUE) console.log(sink); // keeps reads from being optimised away
-  const readSamples = reads.subarray(0, nReads);
-  const writeSamples = writes.subarray(0, nWrites);
+  if (s.sink === Number.MIN_VALUE) console.log(s.sink); // keeps reads from being optimised away
+  const { nReads, nWrites, readOps } = s;
+  const readSamples = s.reads.subarray(0, nReads);
+  const writeSamples = s.writes.subarray(0, nWrites);
   const readLatency = nReads > 0 ? percentiles([[readSamples, 1]]) : undefined;
   const writeLatency = nWrites > 0 ? percentiles([[writeSamples, 1]]) : undefined;
   return {
