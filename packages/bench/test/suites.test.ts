@@ -42,6 +42,7 @@ describe("the @rafkit/bits suites compare like with like", () => {
       expect((o.bigEndian as { consumed: unknown[] }).consumed).toHaveLength(128);
       expect(o.dataView).toEqual(o.bigEndian);
       expect(o.buffer).toEqual(o.bigEndian);
+      expect(o.bigEndianView).toEqual(o.bigEndian);
     },
   );
 
@@ -53,6 +54,7 @@ describe("the @rafkit/bits suites compare like with like", () => {
       expect(written.some((b) => b !== 0)).toBe(true);
       expect(o.dataView).toEqual(o.bigEndian);
       expect(o.buffer).toEqual(o.bigEndian);
+      expect(o.bigEndianView).toEqual(o.bigEndian);
     },
   );
 
@@ -86,7 +88,7 @@ describe("the @rafkit/bits suites compare like with like", () => {
       },
     );
     expect(report.failures).toEqual([]);
-    expect(report.results).toHaveLength(3 + 3 + 3 + 6 + 2);
+    expect(report.results).toHaveLength(4 + 4 + 3 + 6 + 2);
     const bulk = report.results.find((r) => r.benchmark === "BitsBulkDecode.decodeArray")!;
     expect(bulk.secondaryMetrics["·bandwidth"]!.scoreUnit).toBe("GB/s");
   });

@@ -1,6 +1,6 @@
 // Suites for @rafkit/bits against what Node offers out of the box: DataView and Buffer. Each fork runs one
 // benchmark with one type, so the accessor picked in `state` is the only one its call site ever sees.
-import { BigEndian, decodeArray, ModifiedUtf8 } from "@rafkit/bits";
+import { BigEndian, BigEndianView, decodeArray, ModifiedUtf8 } from "@rafkit/bits";
 import { defineSuite } from "../suite";
 
 /** Accesses per benchmark call: 128 values spaced by their width (at most 1 KiB). */
@@ -20,6 +20,13 @@ const bitsGet: Record<Type, Get<Uint8Array>> = {
   Int64: (b, o) => BigEndian.getBigInt64(b, o),
   Float32: (b, o) => BigEndian.getFloat32(b, o),
   Float64: (b, o) => BigEndian.getFloat64(b, o),
+};
+const bitsViewGet: Record<Type, Get<DataView>> = {
+  Int16: (v, o) => BigEndianView.getInt16(v, o),
+  Int32: (v, o) => BigEndianView.getInt32(v, o),
+  Int64: (v, o) => BigEndianView.getBigInt64(v, o),
+  Float32: (v, o) => BigEndianView.getFloat32(v, o),
+  Float64: (v, o) => BigEndianView.getFloat64(v, o),
 };
 const viewGet: Record<Type, Get<DataView>> = {
   Int16: (v, o) => v.getInt16(o),
@@ -41,6 +48,13 @@ const bitsSet: Record<Type, Set<Uint8Array>> = {
   Int64: (b, o, v: bigint) => BigEndian.setBigInt64(b, o, v),
   Float32: (b, o, v: number) => BigEndian.setFloat32(b, o, v),
   Float64: (b, o, v: number) => BigEndian.setFloat64(b, o, v),
+};
+const bitsViewSet: Record<Type, Set<DataView>> = {
+  Int16: (d, o, v: number) => BigEndianView.setInt16(d, o, v),
+  Int32: (d, o, v: number) => BigEndianView.setInt32(d, o, v),
+  Int64: (d, o, v: bigint) => BigEndianView.setBigInt64(d, o, v),
+  Float32: (d, o, v: number) => BigEndianView.setFloat32(d, o, v),
+  Float64: (d, o, v: number) => BigEndianView.setFloat64(d, o, v),
 };
 const viewSet: Record<Type, Set<DataView>> = {
   Int16: (d, o, v: number) => d.setInt16(o, v),
@@ -84,15 +98,20 @@ function primitiveState({ type }: { type: Type }) {
     width,
     values: values as never[],
     bitsGet: bitsGet[type],
+    bitsViewGet: bitsViewGet[type],
     viewGet: viewGet[type],
     bufferGet: bufferGet[type],
     bitsSet: bitsSet[type],
+    bitsViewSet: bitsViewSet[type],
     viewSet: viewSet[type],
     bufferSet: bufferSet[type],
   };
 }
 
-/** Per-primitive big-endian reads: `BigEndian.getX(bytes, off)` vs `DataView#getX` vs `Buffer#readXBE`. */
+/**
+ * Per-primitive big-endian reads: `BigEndian.getX(bytes, off)` vs `DataView#getX` vs `Buffer#readXBE`, and
+ * `BigEndianView.getX(view, off)` (the codec on a DataView the caller holds).
+ */
 export const BitsGet = defineSuite({
   name: "BitsGet",
   description: "one big-endian read per op; 128 ops per call at successive offsets",
@@ -106,13 +125,16 @@ export const BitsGet = defineSuite({
     dataView(bh, s) {
       for (let i = 0, o = 0; i < ACCESSES; i++, o += s.width) bh.consume(s.viewGet(s.view, o));
     },
+    bigEndianView(bh, s) {
+      for (let i = 0, o = 0; i < ACCESSES; i++, o += s.width) bh.consume(s.bitsViewGet(s.view, o));
+    },
     buffer(bh, s) {
       for (let i = 0, o = 0; i < ACCESSES; i++, o += s.width) bh.consume(s.bufferGet(s.buffer, o));
     },
   },
 });
 
-/** Per-primitive big-endian writes: `BigEndian.setX` vs `DataView#setX` vs `Buffer#writeXBE`. */
+/** Per-primitive big-endian writes: `BigEndian.setX` vs `DataView#setX` vs `Buffer#writeXBE`, and `BigEndianView.setX`. */
 export const BitsSet = defineSuite({
   name: "BitsSet",
   description: "one big-endian write per op; 128 ops per call at successive offsets",
@@ -126,6 +148,11 @@ export const BitsSet = defineSuite({
     },
     dataView(_bh, s) {
       for (let i = 0, o = 0; i < ACCESSES; i++, o += s.width) s.viewSet(s.view, o, s.values[i]!);
+      return s.bytes[0];
+    },
+    bigEndianView(_bh, s) {
+      for (let i = 0, o = 0; i < ACCESSES; i++, o += s.width)
+        s.bitsViewSet(s.view, o, s.values[i]!);
       return s.bytes[0];
     },
     buffer(_bh, s) {
