@@ -6,6 +6,14 @@ import { getBackend, systemCallError } from "@rafkit/syscall-state";
 const APPEND_BUFFER = 64 * 1024;
 
 /**
+ * Zeros are written ahead of the appends in chunks of this size (see {@link DataFile.preallocate}), once fewer than
+ * half of it are left. Measured on ext4 (34 KiB appended then fdatasynced, zeros written inline): 0.125 MiB
+ * chunks 196-231 µs per append, 0.25 to 2 MiB 177-200 µs, none 235-284 µs.
+ */
+export const PREALLOCATE_CHUNK = 1024 * 1024;
+let zeros: Buffer | null = null;
+
+/**
  * All file access of the store goes through this module: appends, positional reads, flush, fsync, truncate,
  * whole-file reads, atomic replacement and directory fsync, on `@rafkit/raf`'s `RandomAccessFile`.
  *
@@ -24,6 +32,8 @@ export class DataFile {
   #end: number;
   /** File position of `buffer[0]`: everything before it has been handed to the OS. */
   #flushed: number;
+  /** The file's length on disk as far as this handle knows: {@link DataFile.size} plus the zeros written ahead. */
+  #allocated: number;
   #buffer: Buffer;
   #pending = 0;
   #closed = false;
@@ -32,7 +42,7 @@ export class DataFile {
     this.path = path;
     this.#writable = writable;
     this.#file = new RandomAccessFile(path, writable ? "rw" : "r", { bufferSize: 0 });
-    this.#end = this.#flushed = this.#file.length();
+    this.#end = this.#flushed = this.#allocated = this.#file.length();
     this.#buffer = writable ? Buffer.allocUnsafe(APPEND_BUFFER) : Buffer.alloc(0);
   }
 
@@ -46,9 +56,57 @@ export class DataFile {
     return this.#writable;
   }
 
-  /** The file's length, counting appends not yet flushed. */
+  /**
+   * Where the content ends: the file's length on open, counting appends not yet flushed, and not counting the
+   * zeros written ahead of them ({@link DataFile.preallocate}) or a zero tail cut by {@link DataFile.setContentEnd}.
+   */
   get size(): number {
     return this.#end;
+  }
+
+  /**
+   * Declares that the content ends at `end`, before the file's length on open (a scan found only zeros after it:
+   * the zeros written ahead of its appends, see {@link DataFile.preallocate}). Nothing is written: a read-only open
+   * must not change the file (its writer may be running); {@link DataFile.seal} cuts the zeros of a writable one.
+   */
+  setContentEnd(end: number): void {
+    if (this.#pending > 0 || end > this.#end || end < 0) {
+      throw new RangeError(`setContentEnd(${end}): past the content end, or appends are pending`);
+    }
+    this.#end = this.#flushed = end;
+  }
+
+  /**
+   * Writes zeros ahead of the appends, up to {@link PREALLOCATE_CHUNK} bytes beyond what is already there (never past
+   * `limit`), once fewer than half a chunk are left. An fdatasync then writes the zeros and the size change once,
+   * and each later one that covers appends into them has only data to write: no block allocation or size change
+   * to commit to the journal (about 180 µs instead of 260 µs per fdatasync on ext4 here; `fallocate` would not
+   * do, as writing into its unwritten extents changes metadata too). The zeros start at or after
+   * {@link DataFile.size}, so they never overwrite an append, buffered or not. Returns the bytes written.
+   */
+  preallocate(limit: number): number {
+    this.#checkWritable();
+    if (this.#allocated - this.#end >= PREALLOCATE_CHUNK / 2) return 0;
+    const from = Math.max(this.#allocated, this.#end);
+    const to = Math.min(from + PREALLOCATE_CHUNK, limit);
+    if (to <= from) return 0;
+    zeros ??= Buffer.alloc(PREALLOCATE_CHUNK);
+    this.#file.writeAt(from, zeros, 0, to - from);
+    this.#allocated = to;
+    return to - from;
+  }
+
+  /**
+   * Seals the file: flushes, cuts the zeros written ahead (the file then ends where its content does) and fsyncs,
+   * so that the size change is durable before a hint file describes the file.
+   */
+  seal(): void {
+    if (!this.#writable) return;
+    this.flush();
+    // The length on disk, not #allocated: a zero write that failed half way may have lengthened the file too.
+    if (this.#file.length() !== this.#end) this.#file.setLength(this.#end);
+    this.#allocated = this.#end;
+    this.#file.sync();
   }
 
   /** The append buffer: encode a record at the index {@link DataFile.reserve} returned, then {@link DataFile.commit} it. */
@@ -110,6 +168,7 @@ export class DataFile {
     if (this.#pending === 0) return;
     this.#file.writeAt(this.#flushed, this.#buffer, 0, this.#pending);
     this.#flushed = this.#end;
+    if (this.#flushed > this.#allocated) this.#allocated = this.#flushed;
     this.#pending = 0;
     if (this.#buffer.length > APPEND_BUFFER) this.#buffer = Buffer.allocUnsafe(APPEND_BUFFER);
   }
@@ -147,7 +206,7 @@ export class DataFile {
     this.#checkWritable();
     this.flush();
     this.#file.setLength(length);
-    this.#end = this.#flushed = length;
+    this.#end = this.#flushed = this.#allocated = length;
   }
 
   /** Flushes and closes. */

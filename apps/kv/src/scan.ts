@@ -21,6 +21,11 @@ export interface ScanResult {
   readonly validEnd: number;
   readonly records: number;
   readonly damage: Damage[];
+  /**
+   * Zero bytes at the end of the file: after the last valid record (a _zero tail_, the clean end of an active file
+   * whose zeros were written ahead of its appends, not damage), or after the last non-zero byte of a torn tail.
+   */
+  readonly zeroTail: number;
 }
 
 /** Called for every valid record, with the key as a key directory id. */
@@ -37,8 +42,14 @@ const CHUNK = 1 << 20;
 
 /**
  * Reads `file` from `from` to its end in large sequential chunks, calling `visit` for each record whose CRC
- * matches. A bad record starts a search for the next valid one: none means a torn tail, one means corruption
- * in the middle (reported, and scanning goes on from there).
+ * matches. Where no valid record starts, only zeros up to the end are the clean end (a zero tail, see
+ * {@link ScanResult.zeroTail}); otherwise a search for the next valid record starts: none means a torn tail, one
+ * means corruption in the middle (reported, and scanning goes on from there).
+ *
+ * Before damage is reported, the record where it starts is read again: a read-only scan of a file that its writer
+ * is appending to may have raced an append (the zeros read before it landed, the bytes after it read later). The
+ * writer writes in file order, so once the scan has seen bytes beyond the damage, the bytes of the damage itself
+ * were written before them, and the second read sees them as they are.
  */
 export function scanDataFile(
   file: DataFile,
@@ -54,6 +65,11 @@ export function scanDataFile(
   let pos = from;
   let records = 0;
   let validEnd = from;
+  let zeroTail = 0;
+  /** The position of damage read a second time (see above), the end of its non-zero bytes, its next record. */
+  let recheck = -1;
+  let recheckEnd = 0;
+  let recheckNext = -1;
 
   const ensure = (need: number): boolean => {
     if (pos + need > size) return false;
@@ -91,25 +107,70 @@ export function scanDataFile(
       if (onProgress && records % 4096 === 0) onProgress(pos);
       continue;
     }
-    const next = findNextRecord(file, pos + 1, size);
-    if (next < 0) {
+    if (recheck !== pos) {
+      const nonZeroEnd = endOfNonZero(file, pos, size);
+      if (nonZeroEnd === pos) {
+        zeroTail = size - pos;
+        break;
+      }
+      recheck = pos;
+      recheckEnd = nonZeroEnd;
+      recheckNext = findNextRecord(file, pos + 1, nonZeroEnd);
+      bufLen = 0; // read the record at pos again, fresh, now that bytes beyond it have been read
+      continue;
+    }
+    if (recheckNext < 0) {
       damage.push({ offset: pos, kind: "torn-tail" });
+      zeroTail = size - recheckEnd;
       break;
     }
-    damage.push({ offset: pos, kind: "corrupt", resumeAt: next });
-    pos = next;
+    damage.push({ offset: pos, kind: "corrupt", resumeAt: recheckNext });
+    pos = recheckNext;
     bufLen = 0;
   }
   onProgress?.(validEnd);
-  return { validEnd, records, damage };
+  return { validEnd, records, damage, zeroTail };
 }
 
-/** The first position in `[from, size)` holding a record that passes its CRC, or -1. */
-export function findNextRecord(file: DataFile, from: number, size: number): number {
+/**
+ * The end of the last non-zero byte in `[from, size)` (`from` when there is none): read backwards in chunks, each
+ * checked at memory speed, so that megabytes of zeros cost a few reads.
+ */
+export function endOfNonZero(file: DataFile, from: number, size: number): number {
+  const buf = Buffer.allocUnsafe(Math.min(CHUNK, Math.max(size - from, 0)));
+  let end = size;
+  while (end > from) {
+    const start = Math.max(from, end - buf.length);
+    const n = file.read(start, buf, 0, end - start);
+    const chunk = buf.subarray(0, n);
+    // Bytes missing (a file cut shorter meanwhile) hold nothing: they count as zeros.
+    if (!chunk.equals(zeroChunk(n))) {
+      let i = n - 1;
+      while (chunk[i] === 0) i--;
+      return start + i + 1;
+    }
+    end = start;
+  }
+  return from;
+}
+
+let zeroBuf = Buffer.alloc(0);
+function zeroChunk(n: number): Buffer {
+  if (zeroBuf.length < n) zeroBuf = Buffer.alloc(Math.max(n, 64 * 1024));
+  return zeroBuf.subarray(0, n);
+}
+
+/**
+ * The first position in `[from, nonZeroEnd)` holding a record that passes its CRC, or -1. `nonZeroEnd` is the end of
+ * the file's last non-zero byte: a record may run into the zeros after it (a value can end in zero bytes), but none
+ * starts in them, since its key length is at least 1.
+ */
+export function findNextRecord(file: DataFile, from: number, nonZeroEnd: number): number {
+  const size = file.size;
   const window = new Uint8Array(CHUNK + HEADER_SIZE);
-  for (let base = from; base < size; base += CHUNK) {
+  for (let base = from; base < nonZeroEnd; base += CHUNK) {
     const n = file.read(base, window, 0, Math.min(window.length, size - base));
-    const last = Math.min(CHUNK, n - HEADER_SIZE + 1);
+    const last = Math.min(CHUNK, n - HEADER_SIZE + 1, nonZeroEnd - base);
     for (let i = 0; i < last; i++) {
       const header = decodeHeader(window, i);
       if (!header) continue;

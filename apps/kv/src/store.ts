@@ -207,6 +207,7 @@ export class Store {
     this.#nextId = Math.max(firstLive, (lastId ?? 0) + 1, 1);
     const tombs = new Map<string, number>();
     const torn: { file: DataFile; offset: number; id: number }[] = [];
+    const zeroTails: DataFile[] = [];
     let corrupt = false;
     for (const id of ids) {
       const file = DataFile.open(
@@ -230,6 +231,10 @@ export class Store {
       const result = scanDataFile(file, from, (header, key, offset) =>
         apply({ id: key, timestamp: header.timestamp, valueLength: header.valueLength, offset }),
       );
+      // A zero tail: zeros written ahead of the appends (a writer killed or still running), not damage.
+      if (result.zeroTail > 0) file.setContentEnd(file.size - result.zeroTail);
+      const tornTail = result.damage.some((d) => d.kind === "torn-tail"); // cut at the torn tail, zeros and all
+      if (result.zeroTail > 0 && !tornTail && writable) zeroTails.push(file);
       for (const d of result.damage) {
         const name = dataFileName(id);
         if (d.kind === "torn-tail") {
@@ -251,12 +256,13 @@ export class Store {
       this.#readOnlyReason = `corrupt record in ${first.file} at offset ${first.offset} (open with repair to drop it)`;
     }
     const cut = this.#readOnlyReason === undefined;
+    // Cut like a torn tail (below, which cuts the zeros after it too), but not reported: the file's clean end.
+    // Not only the newest file's: a crash after a compaction renamed its outputs leaves the active file it wrote
+    // to below them.
+    if (cut) for (const file of zeroTails) cutTail(file, file.size);
     for (const t of torn) {
       const bytes = t.file.size - t.offset;
-      if (cut) {
-        t.file.truncate(t.offset);
-        t.file.sync();
-      }
+      if (cut) cutTail(t.file, t.offset);
       this.#recovery.push({
         file: dataFileName(t.id),
         offset: t.offset,
@@ -492,7 +498,9 @@ export class Store {
 
   #durable(): Promise<void> {
     if (this.sync === "always") {
-      this.#active!.datasync();
+      const active = this.#active!;
+      active.datasync();
+      this.#preallocate(active);
       return Promise.resolve();
     }
     if (this.sync === "batch") {
@@ -541,11 +549,14 @@ export class Store {
     this.#group = null;
     this.#syncing.push(group);
     let done: Promise<void>;
+    const active = this.#active!;
     try {
-      done = this.#active!.datasyncAsync();
+      done = active.datasyncAsync();
     } catch (error) {
       done = Promise.reject(error);
     }
+    // While the fdatasync runs on its worker thread, and the writes of this group wait for it.
+    this.#preallocate(active);
     done.then(
       () => {
         // Every group whose fsync started before this one's is covered by it too.
@@ -568,6 +579,19 @@ export class Store {
     );
   }
 
+  /**
+   * Writes zeros ahead of the active file's appends when they get near the end of those already written (see
+   * {@link DataFile.preallocate}), up to the file size that seals it. Only for `always` and `batch`, whose
+   * fdatasyncs it makes cheaper. It is an optimisation: a failure (ENOSPC, say) is left for the appends to report.
+   */
+  #preallocate(file: DataFile): void {
+    try {
+      file.preallocate(this.#maxFileSize);
+    } catch {
+      // The appends report their own errors; the zeros are only ever ahead of them.
+    }
+  }
+
   #syncDone(group: SyncGroup): void {
     this.#syncing.splice(this.#syncing.indexOf(group), 1);
     if (this.#group !== null) this.#scheduleGroupSync();
@@ -577,7 +601,8 @@ export class Store {
   /** Seals the active file (fsync, hint) and starts a new one. */
   #rotate(): void {
     const old = this.#active!;
-    old.sync();
+    // Cuts the zeros written ahead and fsyncs: a sealed file ends where its content does, as its hint says.
+    old.seal();
     writeFileAtomic(
       this.dir,
       inDir(this.dir, hintFileName(this.#activeId)),
@@ -871,7 +896,7 @@ export class Store {
       const active = this.#active;
       if (active && this.#readOnlyReason === undefined) {
         try {
-          active.sync();
+          active.seal();
         } catch (error) {
           this.#group?.reject(error);
           throw error;
@@ -906,6 +931,26 @@ export class Store {
     this.#files.clear();
     this.#keydir.clear();
   }
+}
+
+/**
+ * Cuts `file` at `end` and fsyncs: its torn or zero tail. The newest file is open for writing; an older one (the
+ * active file of a compaction whose outputs were renamed before a crash) is cut through a writable handle of its own.
+ */
+function cutTail(file: DataFile, end: number): void {
+  if (file.writable) {
+    file.truncate(end);
+    file.sync();
+    return;
+  }
+  const rw = DataFile.open(file.path, "rw");
+  try {
+    rw.truncate(end);
+    rw.sync();
+  } finally {
+    rw.close();
+  }
+  file.setContentEnd(end);
 }
 
 function hintMatches(hint: readonly HintEntry[], seen: readonly HintEntry[]): boolean {

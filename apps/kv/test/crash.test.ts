@@ -90,6 +90,7 @@ describe.skipIf(!fs.existsSync(DIST))("crash safety under SIGKILL (sync: always)
     const state = new Map<string, number | null>();
     const kills: Record<Kind, number> = { put: 0, delete: 0, compact: 0 };
     let version = 0;
+    let zeroTails = 0;
     const targets: Kind[] = ["put", "delete", "compact"];
     for (let i = 0; i < 3 * KILLS; i++) {
       const total = kills.put + kills.delete + kills.compact;
@@ -113,12 +114,24 @@ describe.skipIf(!fs.existsSync(DIST))("crash safety under SIGKILL (sync: always)
         }
       }
 
+      // The writer writes zeros ahead of its appends: a kill usually leaves a zero tail for the open to cut.
+      const newest = fs
+        .readdirSync(dir)
+        .filter((n) => n.endsWith(".data"))
+        .sort()
+        .at(-1);
+      if (newest !== undefined && fs.readFileSync(path.join(dir, newest)).at(-1) === 0) zeroTails++;
+
       const db = await open(dir, { sync: "always" });
       try {
         expect(
           db.readOnly,
           `store opened read-only after kill ${i}: ${JSON.stringify(db.recovery)}`,
         ).toBe(false);
+        for (const name of fs.readdirSync(dir).filter((n) => n.endsWith(".data"))) {
+          const bytes = fs.readFileSync(path.join(dir, name));
+          if (bytes.length > 0) expect(bytes.at(-1), `${name}'s zero tail, kill ${i}`).not.toBe(0);
+        }
         for (const [key, acked] of state) {
           const value = await db.getString(key);
           const seen = value === undefined ? null : Number(value.split("|")[1]);
@@ -150,7 +163,8 @@ describe.skipIf(!fs.existsSync(DIST))("crash safety under SIGKILL (sync: always)
         await db.close();
       }
     }
-    console.info(`crash test: ${JSON.stringify(kills)} kills`);
+    console.info(`crash test: ${JSON.stringify(kills)} kills, ${zeroTails} left a zero tail`);
+    expect(zeroTails).toBeGreaterThanOrEqual(KILLS / 4);
     expect(kills.put + kills.delete + kills.compact).toBeGreaterThanOrEqual(KILLS);
     expect(Math.min(kills.put, kills.delete, kills.compact)).toBeGreaterThanOrEqual(PER_KIND);
   }, 300_000);
