@@ -1,5 +1,5 @@
 import type { Readable, Writable } from "node:stream";
-import type { ByteOrder, ViewCodec } from "@rafkit/bits";
+import type { ByteOrder } from "@rafkit/bits";
 import {
   type Backend,
   type FileMode,
@@ -96,7 +96,6 @@ const OPENING = Symbol("opening");
 export class AsyncRandomAccessFile {
   readonly #w: Window;
   readonly #backend: Backend;
-  readonly #codec: ViewCodec;
   readonly #order: ByteOrder;
   readonly #path: string;
   readonly #mode: FileMode;
@@ -115,7 +114,6 @@ export class AsyncRandomAccessFile {
     if (token !== OPENING)
       throw new TypeError("Use AsyncRandomAccessFile.open(path, mode, options)");
     this.#backend = plan.backend;
-    this.#codec = plan.codec;
     this.#order = plan.order;
     this.#path = plan.path;
     this.#mode = plan.mode;
@@ -314,13 +312,13 @@ export class AsyncRandomAccessFile {
       const i = w.takeRead(p.width);
       if (i >= 0) {
         try {
-          return Promise.resolve(p.get(this.#codec, w.view, i));
+          return Promise.resolve(p.get(w.codec, w.view, i));
         } catch (error) {
           return Promise.reject(error);
         }
       }
     }
-    return this.#submit(() => readPrimitive(this.#w, this.#codec, p));
+    return this.#submit(() => readPrimitive(this.#w, p));
   }
 
   /** Hot path of a primitive write: encoded straight into the window when idle and there is room. */
@@ -330,7 +328,7 @@ export class AsyncRandomAccessFile {
       const i = w.writeIndex(p.width);
       if (i >= 0) {
         try {
-          p.set(this.#codec, w.view, i, v);
+          p.set(w.codec, w.view, i, v);
         } catch (error) {
           return Promise.reject(error);
         }
@@ -338,7 +336,7 @@ export class AsyncRandomAccessFile {
         return this.#submit(() => flushAll(w));
       }
     }
-    return this.#submit(() => writePrimitive(this.#w, this.#codec, p, v));
+    return this.#submit(() => writePrimitive(this.#w, p, v));
   }
 
   /** Hot path of a positional primitive read: straight from the window when idle and the bytes are there. */
@@ -348,13 +346,13 @@ export class AsyncRandomAccessFile {
       const i = w.takeReadAt(position, p.width);
       if (i >= 0) {
         try {
-          return Promise.resolve(p.get(this.#codec, w.view, i));
+          return Promise.resolve(p.get(w.codec, w.view, i));
         } catch (error) {
           return Promise.reject(error);
         }
       }
     }
-    return this.#at(position, () => readPrimitive(this.#w, this.#codec, p));
+    return this.#at(position, () => readPrimitive(this.#w, p));
   }
 
   /** Hot path of a positional primitive write: straight into the window when idle and there is room. */
@@ -364,14 +362,14 @@ export class AsyncRandomAccessFile {
       const i = w.writeIndexAt(position, p.width);
       if (i >= 0) {
         try {
-          p.set(this.#codec, w.view, i, v);
+          p.set(w.codec, w.view, i, v);
         } catch (error) {
           return Promise.reject(error);
         }
         return w.commitAt(i, p.width) ? this.#submit(() => flushAll(w)) : DONE;
       }
     }
-    return this.#at(position, () => writePrimitive(this.#w, this.#codec, p, v));
+    return this.#at(position, () => writePrimitive(this.#w, p, v));
   }
 
   /** Runs the operation at `position` (positional I/O): the file pointer does not move. */
@@ -545,7 +543,7 @@ export class AsyncRandomAccessFile {
   /** Java's `writeChars`: each UTF-16 code unit of `s` as 2 bytes (in this file's byte order), in one write. */
   writeChars(s: string): Promise<void> {
     return this.#submit(() => {
-      const bytes = charBytes(this.#codec, s);
+      const bytes = charBytes(this.#w.codec, s);
       return writeBytes(this.#w, bytes, 0, bytes.length);
     });
   }

@@ -52,22 +52,17 @@ export function* commit(w: Window, i: number, n: number): Op<void> {
 }
 
 /** Reads one primitive at the pointer. */
-export function* readPrimitive<R>(w: Window, c: ViewCodec, p: Primitive<R, unknown>): Op<R> {
+export function* readPrimitive<R>(w: Window, p: Primitive<R, unknown>): Op<R> {
   let i = w.takeRead(p.width);
   if (i < 0) i = yield* fill(w, p.width);
-  return p.get(c, w.view, i);
+  return p.get(w.codec, w.view, i);
 }
 
 /** Writes one primitive at the pointer. */
-export function* writePrimitive<W>(
-  w: Window,
-  c: ViewCodec,
-  p: Primitive<unknown, W>,
-  v: W,
-): Op<void> {
+export function* writePrimitive<W>(w: Window, p: Primitive<unknown, W>, v: W): Op<void> {
   let i = w.writeIndex(p.width);
   if (i < 0) i = yield* room(w, p.width);
-  p.set(c, w.view, i, v);
+  p.set(w.codec, w.view, i, v);
   yield* commit(w, i, p.width);
 }
 

@@ -1,9 +1,9 @@
 import type { ViewCodec } from "@rafkit/bits";
 
 /**
- * One `DataInput`/`DataOutput` primitive: its width, and how it is decoded from and encoded into the
- * window (through its `DataView`) with a `@rafkit/bits` view codec. Both drivers (sync and async) read and write every primitive
- * through this one table, so the codec mapping exists once.
+ * One `DataInput`/`DataOutput` primitive: its width, and how a `@rafkit/bits` view codec decodes it from
+ * and encodes it into the window's `DataView`. Both drivers (sync and async) read and write every
+ * primitive through this one table, so the codec mapping exists once.
  */
 export interface Primitive<R, W = R> {
   /** Bytes on the wire. */

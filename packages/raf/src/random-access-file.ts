@@ -1,6 +1,6 @@
 import { constants } from "node:os";
 import type { Readable, Writable } from "node:stream";
-import type { ByteOrder, NumericArray, ViewCodec } from "@rafkit/bits";
+import type { ByteOrder, NumericArray } from "@rafkit/bits";
 import { type FileMode, type SyncBackend, systemCallError } from "@rafkit/syscall-state";
 import { checkFromIndexSize, EOFError } from "./errors";
 import { guard, unguard } from "./leak-guard";
@@ -80,7 +80,6 @@ const EIO = constants.errno.EIO;
 export class RandomAccessFile {
   readonly #w: Window;
   readonly #backend: SyncBackend;
-  readonly #codec: ViewCodec;
   readonly #order: ByteOrder;
   readonly #path: string;
   readonly #mode: FileMode;
@@ -97,7 +96,6 @@ export class RandomAccessFile {
     const plan = planOpen(path, mode, options);
     const backend = plan.backend;
     this.#order = plan.order;
-    this.#codec = plan.codec;
     this.#backend = backend;
     this.#path = plan.path;
     this.#mode = plan.mode;
@@ -306,7 +304,7 @@ export class RandomAccessFile {
   #putSlow<W>(p: Primitive<unknown, W>, v: W): void {
     const w = this.#w;
     const i = this.#room(p.width);
-    p.set(this.#codec, w.view, i, v);
+    p.set(w.codec, w.view, i, v);
     this.#commit(i, p.width);
   }
 
@@ -318,7 +316,7 @@ export class RandomAccessFile {
   #getAt<R>(position: number | bigint, p: Primitive<R, unknown>): R {
     const w = this.#w;
     const i = w.takeReadAt(position, p.width);
-    if (i >= 0) return p.get(this.#codec, w.view, i);
+    if (i >= 0) return p.get(w.codec, w.view, i);
     // `readPrimitive` at `position` (as `at` runs it), without its generators.
     const pos = toPosition(position, "position");
     const saved = w.pointer;
@@ -326,7 +324,7 @@ export class RandomAccessFile {
     try {
       let j = w.takeRead(p.width);
       if (j < 0) j = this.#fill(p.width);
-      return p.get(this.#codec, w.view, j);
+      return p.get(w.codec, w.view, j);
     } finally {
       w.pointer = saved;
     }
@@ -344,14 +342,14 @@ export class RandomAccessFile {
       try {
         let j = w.writeIndex(p.width);
         if (j < 0) j = this.#room(p.width);
-        p.set(this.#codec, w.view, j, v);
+        p.set(w.codec, w.view, j, v);
         this.#commit(j, p.width);
       } finally {
         w.pointer = saved;
       }
       return;
     }
-    p.set(this.#codec, w.view, i, v);
+    p.set(w.codec, w.view, i, v);
     if (w.commitAt(i, p.width)) this.#flushAll();
   }
 
@@ -655,7 +653,7 @@ export class RandomAccessFile {
 
   /** Java's `writeChars`: each UTF-16 code unit of `s` as 2 bytes (in this file's byte order), in one write. */
   writeChars(s: string): void {
-    const bytes = charBytes(this.#codec, s);
+    const bytes = charBytes(this.#w.codec, s);
     this.#run(writeBytes(this.#w, bytes, 0, bytes.length));
   }
 
