@@ -325,15 +325,16 @@ export class AsyncRandomAccessFile {
   #put<W>(p: Primitive<unknown, W>, v: W): Promise<void> {
     if (!this.#busy) {
       const w = this.#w;
-      const i = w.writeIndex(p.width);
+      const at = w.pos;
+      const i = w.runIndex(p.width);
       if (i >= 0) {
         try {
           p.set(w.codec, w.view, i, v);
         } catch (error) {
           return Promise.reject(error);
         }
-        if (!w.commit(i, p.width)) return DONE;
-        return this.#submit(() => flushAll(w));
+        w.pos = at + p.width;
+        return DONE;
       }
     }
     return this.#submit(() => writePrimitive(this.#w, p, v));

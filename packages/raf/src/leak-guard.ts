@@ -15,7 +15,7 @@ interface Held {
  */
 const registry = new FinalizationRegistry<Held>(({ window, backend }) => {
   if (window.closed) return;
-  const unflushed = window.dirty ? window.dirtyTo - window.dirtyFrom : 0;
+  const unflushed = window.unflushedBytes();
   const lost = unflushed > 0 ? `; its ${unflushed} unflushed bytes were discarded` : "";
   window.markClosed();
   backend.close(window.fd);

@@ -298,12 +298,14 @@ export class RandomAccessFile {
   }
 
   /**
-   * Slow path of a primitive write (the window has no room at the pointer, or every write takes this
+   * Slow path of a primitive write (no write run is open at the pointer, or every write takes this
    * path: `r`, `rws`/`rwd`, unbuffered, closed). Kept out of the writers so their hot path stays small.
    */
   #putSlow<W>(p: Primitive<unknown, W>, v: W): void {
     const w = this.#w;
-    const i = this.#room(p.width);
+    // No run open (the first write after anything else): room at the pointer opens one.
+    let i = w.writeIndex(p.width);
+    if (i < 0) i = this.#room(p.width);
     p.set(w.codec, w.view, i, v);
     this.#commit(i, p.width);
   }
@@ -567,81 +569,89 @@ export class RandomAccessFile {
   /** Writes 1 for true, 0 for false. */
   writeBoolean(v: boolean): void {
     const w = this.#w;
-    const i = w.writeIndex(1);
+    const p = w.pos;
+    const i = w.runIndex(1);
     if (i >= 0) {
       w.codec.setBoolean(w.view, i, v);
-      w.wrote(i, 1);
+      w.pos = p + 1;
     } else this.#putSlow(BOOLEAN, v);
   }
 
   /** Writes the low 8 bits of `v`. */
   writeByte(v: number): void {
     const w = this.#w;
-    const i = w.writeIndex(1);
+    const p = w.pos;
+    const i = w.runIndex(1);
     if (i >= 0) {
       w.codec.setInt8(w.view, i, v);
-      w.wrote(i, 1);
+      w.pos = p + 1;
     } else this.#putSlow(BYTE, v);
   }
 
   /** Writes the low 16 bits of `v`. */
   writeShort(v: number): void {
     const w = this.#w;
-    const i = w.writeIndex(2);
+    const p = w.pos;
+    const i = w.runIndex(2);
     if (i >= 0) {
       w.codec.setInt16(w.view, i, v);
-      w.wrote(i, 2);
+      w.pos = p + 2;
     } else this.#putSlow(SHORT, v);
   }
 
   /** Writes a `char`: the first code unit of a string, or the low 16 bits of a number. */
   writeChar(v: string | number): void {
     const w = this.#w;
-    const i = w.writeIndex(2);
+    const p = w.pos;
+    const i = w.runIndex(2);
     if (i >= 0) {
       w.codec.setChar(w.view, i, v);
-      w.wrote(i, 2);
+      w.pos = p + 2;
     } else this.#putSlow(CHAR, v);
   }
 
   /** Writes the low 32 bits of `v`. */
   writeInt(v: number): void {
     const w = this.#w;
-    const i = w.writeIndex(4);
+    const p = w.pos;
+    const i = w.runIndex(4);
     if (i >= 0) {
       w.codec.setInt32(w.view, i, v);
-      w.wrote(i, 4);
+      w.pos = p + 4;
     } else this.#putSlow(INT, v);
   }
 
   /** Writes a 64-bit integer: a `bigint` modulo 2^64, or a safe-integer `number` (a `RangeError` otherwise, nothing written). */
   writeLong(v: bigint | number): void {
     const w = this.#w;
-    const i = w.writeIndex(8);
+    const p = w.pos;
+    const i = w.runIndex(8);
     if (i >= 0) {
       if (typeof v === "bigint") w.codec.setBigInt64(w.view, i, v);
       else w.codec.setSafeInt64(w.view, i, v);
-      w.wrote(i, 8);
+      w.pos = p + 8;
     } else this.#putSlow(LONG, v);
   }
 
   /** Writes a 32-bit float; NaN as Java's canonical `0x7fc00000`. */
   writeFloat(v: number): void {
     const w = this.#w;
-    const i = w.writeIndex(4);
+    const p = w.pos;
+    const i = w.runIndex(4);
     if (i >= 0) {
       w.codec.setFloat32(w.view, i, v);
-      w.wrote(i, 4);
+      w.pos = p + 4;
     } else this.#putSlow(FLOAT, v);
   }
 
   /** Writes a 64-bit double; NaN as Java's canonical `0x7ff8000000000000`. */
   writeDouble(v: number): void {
     const w = this.#w;
-    const i = w.writeIndex(8);
+    const p = w.pos;
+    const i = w.runIndex(8);
     if (i >= 0) {
       w.codec.setFloat64(w.view, i, v);
-      w.wrote(i, 8);
+      w.pos = p + 8;
     } else this.#putSlow(DOUBLE, v);
   }
 

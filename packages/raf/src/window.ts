@@ -39,13 +39,17 @@ export type SystemCall = "size" | "truncate" | "sync" | "datasync" | "lock" | "u
  * and plans again. So buffering logic lives here once, whatever the driver.
  *
  * Invariants: the window holds file bytes `[start, start + valid)`, as the instance sees them (its
- * own unflushed writes included); bytes `[dirtyFrom, dirtyTo)` of it are not yet in the file. With
+ * own unflushed writes included); bytes `[dirtyFrom, dirtyTo)` of it are not yet in the file. An open
+ * write run adds `[runFrom, pointer - start)` to both, lazily: every slow path settles it first. With
  * capacity 0 (unbuffered) the window is an 8-byte scratch that never keeps data between operations,
  * and every write goes straight through, so each primitive costs exactly one system call, as the JDK's.
  */
 export class Window {
-  /** The file pointer. */
-  pointer = 0;
+  /**
+   * The file pointer, raw: the hot paths move it directly. Everything else goes through
+   * {@link pointer}, which ends a write run first.
+   */
+  pos = 0;
   /** The window's bytes (at least 8, so any primitive fits even when `capacity` is 0 or 1). */
   readonly buf: Uint8Array;
   /** `buf` as a DataView, made once: primitives are decoded and encoded through it. */
@@ -59,6 +63,15 @@ export class Window {
   /** Dirty range in `buf`; clean when `dirtyTo <= dirtyFrom` (then `dirtyFrom` is {@link CLEAN} and `dirtyTo` 0). */
   dirtyFrom = CLEAN;
   dirtyTo = 0;
+  /**
+   * A write run: sequential primitive writes from `buf[runFrom]` up to the pointer, not yet added to
+   * `valid` and the dirty range (see {@link settle}). The write hot path may extend it while the
+   * pointer's index plus the width stays within `runEnd`; `runEnd` is -1 when no run is open.
+   * Reads that carry on from inside a run (no seek between) join it: their bytes are written back
+   * unchanged by the next flush, as any clean byte between two dirty ones is.
+   */
+  runFrom = 0;
+  runEnd = -1;
   /** The configured buffer size (0 = unbuffered). */
   readonly capacity: number;
   /** Unbuffered: `buf.subarray(0, k)` for each width k, made once, so a primitive's system call allocates no view. */
@@ -128,13 +141,43 @@ export class Window {
     return this.valid === 0 && !this.closed ? this.#views?.[n] : undefined;
   }
 
+  /** The file pointer. Moving it ends the write run, whose extent the pointer marks. */
+  get pointer(): number {
+    return this.pos;
+  }
+
+  set pointer(p: number) {
+    if (this.runEnd >= 0) this.settle();
+    this.pos = p;
+  }
+
   /** Whether the window holds bytes not yet written to the file. */
   get dirty(): boolean {
-    return this.dirtyTo > this.dirtyFrom;
+    return (
+      this.dirtyTo > this.dirtyFrom || (this.runEnd >= 0 && this.pos - this.start > this.runFrom)
+    );
+  }
+
+  /** How many bytes a flush would write now (the dirty range, the write run included). */
+  unflushedBytes(): number {
+    this.settle();
+    return this.dirty ? this.dirtyTo - this.dirtyFrom : 0;
+  }
+
+  /**
+   * Ends the write run: adds its bytes to `valid` and the dirty range. Every operation but the hot
+   * paths starts here, so the run's bookkeeping costs one comparison per run instead of three per write.
+   */
+  settle(): void {
+    if (this.runEnd < 0) return;
+    this.runEnd = -1;
+    const to = this.pos - this.start;
+    if (to > this.runFrom) this.mark(this.runFrom, to);
   }
 
   /** Starts a slow-path operation: throws when closed, and resets per-operation progress. */
   begin(): void {
+    this.settle();
     if (this.closed) throw new ClosedError();
     this.done = 0;
     this.eof = false;
@@ -151,42 +194,66 @@ export class Window {
     if (this.readOnly) throw systemCallError(-EBADF, "write", this.path);
   }
 
-  /** Hot path: the index in `buf` of `n` readable bytes at the pointer, advancing it; -1 to take the slow path. */
+  /**
+   * Hot path: the index in `buf` of `n` readable bytes at the pointer, advancing it; -1 to take the slow path.
+   * During a write run `valid` lags behind: bytes the run wrote past it take the slow path, which settles.
+   */
   takeRead(n: number): number {
-    const i = this.pointer - this.start;
+    const i = this.pos - this.start;
     if (i >= 0 && i + n <= this.valid) {
-      this.pointer += n;
+      this.pos += n;
       return i;
     }
     return -1;
   }
 
-  /** Hot path: the index in `buf` where `n` bytes at the pointer may be written; -1 to take the slow path. Call {@link commit} after writing them. */
+  /**
+   * Hot path of a primitive write: the index in `buf` where `n` bytes at the pointer may go, extending
+   * the open write run or opening one; -1 for the slow path. The caller writes them, then sets
+   * {@link pos} to the pointer it read plus `n` (re-reading `pos` after the write costs a load on
+   * the loop-carried path). No calls in here, so a writer inlines it without spilling.
+   */
+  runIndex(n: number): number {
+    const i = this.pos - this.start;
+    if (i >= 0 && i + n <= this.runEnd) return i;
+    if (this.runEnd < 0 && i >= 0 && i <= this.valid && i + n <= this.limit) {
+      this.runFrom = i;
+      this.runEnd = this.limit;
+      return i;
+    }
+    return -1;
+  }
+
+  /** The index in `buf` where `n` bytes at the pointer may be written; -1 to take the slow path. Call {@link commit} after writing them. */
   writeIndex(n: number): number {
-    const i = this.pointer - this.start;
+    this.settle();
+    const i = this.pos - this.start;
     return i >= 0 && i <= this.valid && i + n <= this.limit ? i : -1;
   }
 
   /**
    * Records that `n` bytes were written at `buf[i]` (from {@link writeIndex} or {@link planRoom}),
-   * advancing the pointer. Returns true when the driver must now {@link planFlush} (write-through).
+   * advancing the pointer, and opens a write run after them. Returns true when the driver must now
+   * {@link planFlush} (write-through).
    */
   commit(i: number, n: number): boolean {
-    this.wrote(i, n);
+    this.settle();
+    this.mark(i, i + n);
+    this.pos += n;
+    // Write-through modes (and `r`, and closed) have no limit, so they never run.
+    if (this.limit > 0) {
+      this.runFrom = i + n;
+      this.runEnd = this.limit;
+    }
     return this.writeThrough;
   }
 
-  /**
-   * Hot path: {@link commit} after a {@link writeIndex} that gave `i` (so never write-through: its
-   * `limit` is 0), with nothing to flush.
-   */
-  wrote(i: number, n: number): void {
-    const end = i + n;
+  /** Adds `buf[from, to)`, just written, to `valid` and the dirty range. */
+  private mark(from: number, to: number): void {
     // A clean window's range is (CLEAN, 0), so widening it covers starting one.
-    if (end > this.valid) this.valid = end;
-    if (i < this.dirtyFrom) this.dirtyFrom = i;
-    if (end > this.dirtyTo) this.dirtyTo = end;
-    this.pointer += n;
+    if (to > this.valid) this.valid = to;
+    if (from < this.dirtyFrom) this.dirtyFrom = from;
+    if (to > this.dirtyTo) this.dirtyTo = to;
   }
 
   /**
@@ -205,7 +272,7 @@ export class Window {
 
   /** Advances the pointer over `k` bytes already taken from `buf` (unbuffered: forgets them). */
   consume(k: number): void {
-    this.pointer += k;
+    this.pos += k;
     if (this.capacity === 0) this.valid = 0;
   }
 
@@ -215,7 +282,8 @@ export class Window {
    * EOF: only `avail` bytes remained.
    */
   planRead(n: number): Step {
-    const i = this.pointer - this.start;
+    this.settle();
+    const i = this.pos - this.start;
     if (i >= 0 && i + n <= this.valid) {
       this.at = i;
       this.avail = this.valid - i;
@@ -229,7 +297,7 @@ export class Window {
     const lim = Math.max(n, this.capacity);
     if (i < 0 || i + n > lim) {
       if (this.dirty) return this.requestFlush();
-      this.start = this.pointer;
+      this.start = this.pos;
       this.valid = 0;
     }
     // Extend the window: the file is authoritative beyond `valid`, so no flush is needed.
@@ -245,14 +313,15 @@ export class Window {
 
   /** Plans room for `n` bytes at the pointer; READY when `buf[at]` may take them (then write and {@link commit}). */
   planRoom(n: number): Step {
-    const i = this.pointer - this.start;
+    this.settle();
+    const i = this.pos - this.start;
     const lim = Math.max(n, this.capacity);
     if (i >= 0 && i <= this.valid && i + n <= lim) {
       this.at = i;
       return READY;
     }
     if (this.dirty) return this.requestFlush();
-    this.start = this.pointer;
+    this.start = this.pos;
     this.valid = 0;
     this.at = 0;
     return READY;
@@ -260,6 +329,7 @@ export class Window {
 
   /** Plans writing the dirty range to the file; READY once clean. */
   planFlush(): Step {
+    this.settle();
     return this.dirty ? this.requestFlush() : READY;
   }
 
@@ -269,10 +339,11 @@ export class Window {
    * Transfers of at least the capacity bypass the window.
    */
   planReadBytes(dst: Uint8Array, off: number, len: number, some: boolean): Step {
+    this.settle();
     for (;;) {
       const rem = len - this.done;
       if (rem === 0 || (some && this.done > 0 && this.readMade)) return READY;
-      const i = this.pointer - this.start;
+      const i = this.pos - this.start;
       if (i >= 0 && i < this.valid) {
         const k = Math.min(this.valid - i, rem);
         dst.set(this.buf.subarray(i, i + k), off + this.done);
@@ -284,15 +355,15 @@ export class Window {
       if (some && this.done > 0) {
         // The window's part is copied (the pointer is at its end, so no dirty byte lies ahead): one
         // direct read for the rest, as the JDK's single read(2) asks the OS for all `len` bytes.
-        return this.request(DIRECT_READ, false, dst, off + this.done, rem, this.pointer);
+        return this.request(DIRECT_READ, false, dst, off + this.done, rem, this.pos);
       }
       if (rem >= this.capacity) {
         if (this.dirty) return this.requestFlush();
-        return this.request(DIRECT_READ, false, dst, off + this.done, rem, this.pointer);
+        return this.request(DIRECT_READ, false, dst, off + this.done, rem, this.pos);
       }
       if (i < 0 || i >= this.capacity) {
         if (this.dirty) return this.requestFlush();
-        this.start = this.pointer;
+        this.start = this.pos;
         this.valid = 0;
       }
       return this.request(
@@ -308,23 +379,25 @@ export class Window {
 
   /** Plans writing `len` bytes of `src[off…]` at the pointer, `done` so far. Transfers of at least the capacity bypass the window. */
   planWriteBytes(src: Uint8Array, off: number, len: number): Step {
+    this.settle();
     for (;;) {
       const rem = len - this.done;
       if (rem === 0) return READY;
       if (rem >= this.capacity) {
         if (this.dirty) return this.requestFlush();
-        return this.request(DIRECT_WRITE, true, src, off + this.done, rem, this.pointer);
+        return this.request(DIRECT_WRITE, true, src, off + this.done, rem, this.pos);
       }
-      const i = this.pointer - this.start;
+      const i = this.pos - this.start;
       if (i >= 0 && i <= this.valid && i < this.capacity) {
         const k = Math.min(this.capacity - i, rem);
         this.buf.set(src.subarray(off + this.done, off + this.done + k), i);
         this.done += k;
-        this.commit(i, k);
+        this.mark(i, i + k);
+        this.pos += k;
         continue;
       }
       if (this.dirty) return this.requestFlush();
-      this.start = this.pointer;
+      this.start = this.pos;
       this.valid = 0;
     }
   }
@@ -375,6 +448,7 @@ export class Window {
 
   /** The file's length as this instance sees it, given the OS's `size`: unflushed writes count. */
   logicalLength(size: number): number {
+    this.settle();
     if (!this.dirty) return size;
     const end = this.start + this.dirtyTo;
     return Math.max(end, size);
@@ -382,7 +456,8 @@ export class Window {
 
   /** Applies a successful `ftruncate(newLength)` (the window was flushed first): Java clamps the pointer. */
   truncated(newLength: number): void {
-    if (this.pointer > newLength) this.pointer = newLength;
+    this.settle();
+    if (this.pos > newLength) this.pos = newLength;
     const keep = newLength - this.start;
     if (keep < this.valid) this.valid = Math.max(keep, 0);
   }
@@ -392,11 +467,13 @@ export class Window {
    * process may have changed the file. Dirty bytes are kept (flush them first to forget everything).
    */
   discard(): void {
+    this.settle();
     if (!this.dirty) this.valid = 0;
   }
 
   /** Marks the window closed: every hot path now fails over to a slow path that throws. */
   markClosed(): void {
+    this.settle();
     this.closed = true;
     this.start = -1;
     this.valid = 0;
@@ -446,7 +523,7 @@ export class Window {
         this.readMade = true;
         if (r === 0) this.eof = true;
         else {
-          this.pointer += r;
+          this.pos += r;
           this.done += r;
         }
         break;
@@ -455,7 +532,7 @@ export class Window {
         const from = this.ioPos - this.start;
         // The window is clean here; forget it if it overlaps what was just written.
         if (from < this.valid && from + r > 0) this.valid = 0;
-        this.pointer += r;
+        this.pos += r;
         this.done += r;
         break;
       }
@@ -469,6 +546,7 @@ export class Window {
    * retries every call but `close`, which must never be retried.
    */
   requestCall(call: SystemCall, length = 0, lock?: LockRequest): void {
+    this.settle();
     this.kind = CALL;
     this.call = call;
     this.callLength = length;
@@ -487,6 +565,7 @@ export class Window {
    * precede with a flush. Writes must also check {@link readOnly}.
    */
   bypasses(pos: number, len: number): boolean {
+    this.settle();
     if (this.closed || len === 0 || len < this.capacity) return false;
     if (this.writeThrough && this.dirty) return false;
     return this.valid === 0 || pos + len <= this.start || pos >= this.start + this.valid;
@@ -510,15 +589,13 @@ export class Window {
 
   /** {@link commit} for a positional write: the pointer does not move. */
   commitAt(i: number, n: number): boolean {
-    const saved = this.pointer;
-    const flush = this.commit(i, n);
-    this.pointer = saved;
-    return flush;
+    this.mark(i, i + n);
+    return this.writeThrough;
   }
 
   /** Unbuffered: a write that failed is not done; the pointer stays after what did reach the file. */
   private dropUnflushed(): void {
-    this.pointer = this.start + this.dirtyFrom;
+    this.pos = this.start + this.dirtyFrom;
     this.dirtyFrom = CLEAN;
     this.dirtyTo = 0;
     this.valid = 0;

@@ -71,6 +71,14 @@ function call(f: AnyFile, o: AnyOp): unknown {
       return g.writeUTF(o.s);
     case "readUTF":
       return g.readUTF();
+    case "writeDouble":
+      return g.writeDouble(o.v);
+    case "readDouble":
+      return g.readDouble();
+    case "writeIntAt":
+      return g.writeIntAt(o.pos, o.v);
+    case "readIntAt":
+      return g.readIntAt(o.pos);
   }
 }
 

@@ -26,6 +26,22 @@ class Model {
     this.pointer = end;
   }
 
+  /** `pwrite`: `src` at `pos`, growing the array; the pointer stays. */
+  putAt(pos: number, src: Uint8Array): void {
+    const end = pos + src.length;
+    if (end > this.bytes.length) {
+      const next = new Uint8Array(end);
+      next.set(this.bytes);
+      this.bytes = next;
+    }
+    this.bytes.set(src, pos);
+  }
+
+  /** All `n` bytes at `pos`, or EOF; the pointer stays. */
+  takeAt(pos: number, n: number): Uint8Array | "EOF" {
+    return pos + n > this.bytes.length ? "EOF" : this.bytes.slice(pos, pos + n);
+  }
+
   setLength(n: number): void {
     const next = new Uint8Array(n);
     next.set(this.bytes.subarray(0, Math.min(n, this.bytes.length)));
@@ -59,7 +75,11 @@ type Op =
   | { op: "writeInts"; values: Int32Array }
   | { op: "readDoubles"; n: number }
   | { op: "writeUTF"; s: string }
-  | { op: "readUTF" };
+  | { op: "readUTF" }
+  | { op: "writeDouble"; v: number }
+  | { op: "readDouble" }
+  | { op: "writeIntAt"; pos: number; v: number }
+  | { op: "readIntAt"; pos: number };
 
 export const opArb: fc.Arbitrary<Op> = fc.oneof(
   // Seeks are frequent and mostly short, so writes and reads land inside, before and after the window.
@@ -104,6 +124,11 @@ export const opArb: fc.Arbitrary<Op> = fc.oneof(
     s: fc.string({ unit: "binary", maxLength: 12 }),
   }),
   fc.constant({ op: "readUTF" as const }),
+  fc.record({ op: fc.constant("writeDouble" as const), v: fc.double() }),
+  fc.constant({ op: "readDouble" as const }),
+  // Positional ops leave the pointer alone, so they land inside write runs and windows.
+  fc.record({ op: fc.constant("writeIntAt" as const), pos: fc.nat(300), v: fc.integer() }),
+  fc.record({ op: fc.constant("readIntAt" as const), pos: fc.nat(300) }),
 );
 
 /** Java's modified UTF-8, written out independently of @rafkit/bits. */
@@ -267,6 +292,27 @@ function step(f: RandomAccessFile, m: Model, o: Op): [unknown, unknown] {
       b.set(body, 2);
       m.put(b);
       return [0, 0];
+    }
+    case "writeDouble": {
+      f.writeDouble(o.v);
+      const b = new Uint8Array(8);
+      // Java's writeDouble: doubleToLongBits, so every NaN is the canonical one.
+      view(b).setFloat64(0, Number.isNaN(o.v) ? Number.NaN : o.v);
+      m.put(b);
+      return [0, 0];
+    }
+    case "readDouble":
+      return [attempt(() => f.readDouble()), numeric(8, (d) => d.getFloat64(0))];
+    case "writeIntAt": {
+      f.writeIntAt(o.pos, o.v);
+      const b = new Uint8Array(4);
+      view(b).setInt32(0, o.v);
+      m.putAt(o.pos, b);
+      return [0, 0];
+    }
+    case "readIntAt": {
+      const r = m.takeAt(o.pos, 4);
+      return [attempt(() => f.readIntAt(o.pos)), r === "EOF" ? "EOF" : view(r).getInt32(0)];
     }
     case "readUTF": {
       // The model only checks the bytes consumed and EOF: decoding is @rafkit/bits' job.

@@ -1,0 +1,124 @@
+import { readFileSync, writeFileSync } from "node:fs";
+import { getBackend } from "@rafkit/syscall-state";
+import { faultBackend } from "@rafkit/syscall-state/testing";
+import { describe, expect, test } from "vitest";
+import { AsyncRandomAccessFile, RandomAccessFile } from "../src/index";
+import { BACKENDS, tempDir } from "./support/temp";
+
+// Sequential primitive writes form a write run: only the pointer moves per write, and the run's bytes
+// join the window's valid and dirty ranges when anything else happens. These pin the edges of that.
+
+const tmp = tempDir();
+
+/** A real backend (through the fault layer, with a rule that never fires) that records each pwrite as [position, length]. */
+function recording(kind: "node" | "native") {
+  const pwrites: number[][] = [];
+  const backend = faultBackend(getBackend(kind), [
+    {
+      call: "pwrite",
+      errno: "EIO",
+      when: (info) => {
+        pwrites.push([info.position, info.length]);
+        return false;
+      },
+    },
+  ]);
+  return { backend, pwrites };
+}
+
+describe.each(BACKENDS)("write runs (%s backend)", (kind) => {
+  test("a run is flushed as one pwrite of exactly its bytes", () => {
+    const p = tmp("exact.bin");
+    writeFileSync(p, new Uint8Array(200).fill(9));
+    const { backend, pwrites } = recording(kind);
+    const f = new RandomAccessFile(p, "rw", { backend });
+    f.seek(100);
+    for (let k = 0; k < 5; k++) f.writeInt(k);
+    expect(pwrites).toEqual([]);
+    f.flush();
+    expect(pwrites).toEqual([[100, 20]]);
+    f.close();
+    expect(pwrites).toEqual([[100, 20]]);
+  });
+
+  test("pointer, length and reads see a run before anything settles it", () => {
+    const p = tmp("see.bin");
+    const f = new RandomAccessFile(p, "rw", { backend: kind });
+    f.writeInt(1);
+    f.writeInt(2);
+    f.writeLong(3n);
+    expect(f.getFilePointer()).toBe(16);
+    expect(f.length()).toBe(16);
+    // Reading on from inside the run, past what the window held before it.
+    f.writeDouble(0.5);
+    expect(() => f.readInt()).toThrow(expect.objectContaining({ name: "EOFError" }));
+    f.seek(4);
+    expect(f.readInt()).toBe(2);
+    expect(f.readLong()).toBe(3n);
+    expect(f.readDouble()).toBe(0.5);
+    f.close();
+    expect(readFileSync(p).length).toBe(24);
+  });
+
+  test("positional reads and writes inside an open run", () => {
+    const p = tmp("at.bin");
+    const f = new RandomAccessFile(p, "rw", { backend: kind });
+    for (let k = 0; k < 4; k++) f.writeInt(k + 1);
+    expect(f.readIntAt(8)).toBe(3);
+    f.writeIntAt(4, -2);
+    f.writeIntAt(20, 7); // past the run's end: the file grows with a zero gap
+    expect(f.getFilePointer()).toBe(16);
+    f.writeInt(5);
+    expect(f.readIntAt(4)).toBe(-2);
+    expect(f.readIntAt(16)).toBe(5);
+    f.close();
+    const b = readFileSync(p);
+    expect([0, 4, 8, 12, 16, 20].map((o) => b.readInt32BE(o))).toEqual([1, -2, 3, 4, 5, 7]);
+  });
+
+  test("a run never starts past the window's valid bytes (stale bytes after a truncate stay unseen)", () => {
+    const p = tmp("gap.bin");
+    writeFileSync(p, new Uint8Array(60).fill(0xaa));
+    const f = new RandomAccessFile(p, "rw", { bufferSize: 64, backend: kind });
+    f.readByte(); // the window holds [0, 60)
+    f.setLength(30); // bytes 30..59 of the window are stale now
+    f.seek(40);
+    f.writeInt(0x01020304);
+    f.seek(30);
+    // The gap a write past end of file leaves reads as zeros, as in the file.
+    expect([f.readInt(), f.readInt(), f.readShort()]).toEqual([0, 0, 0]);
+    expect(f.readInt()).toBe(0x01020304);
+    f.close();
+    const want = new Uint8Array(44);
+    want.fill(0xaa, 0, 30);
+    want.set([1, 2, 3, 4], 40);
+    expect(new Uint8Array(readFileSync(p))).toEqual(want);
+  });
+
+  test("ENOSPC while flushing a run keeps its bytes; a later flush writes them", () => {
+    const p = tmp("enospc.bin");
+    const backend = faultBackend(getBackend(kind));
+    const f = new RandomAccessFile(p, "rw", { backend });
+    for (let k = 0; k < 8; k++) f.writeShort(k);
+    backend.inject({ call: "pwrite", errno: "ENOSPC", times: 1 });
+    expect(() => f.flush()).toThrow(expect.objectContaining({ code: "ENOSPC" }));
+    expect(f.length()).toBe(16);
+    f.flush();
+    f.close();
+    expect([...readFileSync(p)]).toEqual([...Array(8).keys()].flatMap((k) => [0, k]));
+  });
+
+  test("async: runs across awaited and unawaited writes, then a flush", async () => {
+    const p = tmp("async.bin");
+    const { backend, pwrites } = recording(kind);
+    const f = await AsyncRandomAccessFile.open(p, "rw", { backend });
+    await f.writeInt(1);
+    void f.writeInt(2);
+    await f.writeShort(3);
+    expect(await f.getFilePointer()).toBe(10);
+    expect(await f.readIntAt(4)).toBe(2);
+    await f.flush();
+    expect(pwrites).toEqual([[0, 10]]);
+    await f.close();
+  });
+});
