@@ -46,7 +46,7 @@ function writeFloat64(view: DataView, off: number, v: number): void {
 // `var`s, and V8 re-reads a `var` from the module context on every access (measured: a quarter of
 // a nanosecond per call), while a never-assigned parameter is a constant to the optimiser.
 function bigEndian(last: LastView): Codec {
-  return Object.freeze({
+  const methods = Object.freeze({
     order: "big" as const,
     getInt8,
     setInt8,
@@ -259,6 +259,10 @@ function bigEndian(last: LastView): Codec {
       view.setInt32(off, hi);
     },
   });
+  // The codec is an empty object over `methods` as its prototype: a method then loads as a constant
+  // of the (stable) prototype, where an own property of a codec held in a variable is loaded and
+  // compared against the expected function on every call (measured: 0.2-0.4 ns per call).
+  return Object.freeze(Object.create(methods) as typeof methods);
 }
 
 /**

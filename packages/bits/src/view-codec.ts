@@ -89,7 +89,7 @@ function viewCodec(order: ByteOrder, little: boolean): ViewCodec {
     if (off >>> 0 !== off) throwOutOfRange(off, 8, view.byteLength);
   }
 
-  return Object.freeze({
+  const methods = Object.freeze({
     order,
     getInt8(view: DataView, off: number): number {
       check(view, off, 1);
@@ -218,6 +218,8 @@ function viewCodec(order: ByteOrder, little: boolean): ViewCodec {
       writeWords(view, off, hi, v - hi * 4294967296);
     },
   });
+  // An empty object over `methods` as its prototype: see the Uint8Array codecs (big-endian.ts).
+  return Object.freeze(Object.create(methods) as typeof methods);
 
   // The far word first, so its bounds check guards the whole access.
   function writeWords(view: DataView, off: number, hi: number, lo: number): void {

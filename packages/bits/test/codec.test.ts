@@ -154,7 +154,13 @@ describe.each(ORDERS.map(([c, l]) => [c.order, c, l] as const))(
 
 describe("codecs", () => {
   test("have identical method sets", () => {
-    expect(Object.keys(BigEndian).sort()).toEqual(Object.keys(LittleEndian).sort());
+    // The methods live on each codec's (frozen) prototype.
+    const names = (c: object) => Object.keys(Object.getPrototypeOf(c)).sort();
+    expect(names(BigEndian)).toEqual(names(LittleEndian));
+    expect(names(BigEndian)).toEqual(expect.arrayContaining(["getInt32", "setFloat64", "getChar"]));
+    expect(Object.isFrozen(BigEndian) && Object.isFrozen(Object.getPrototypeOf(BigEndian))).toBe(
+      true,
+    );
     expect(BigEndian.order).toBe("big");
     expect(LittleEndian.order).toBe("little");
   });

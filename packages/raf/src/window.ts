@@ -40,7 +40,8 @@ export type SystemCall = "size" | "truncate" | "sync" | "datasync" | "lock" | "u
  *
  * Invariants: the window holds file bytes `[start, start + valid)`, as the instance sees them (its
  * own unflushed writes included); bytes `[dirtyFrom, dirtyTo)` of it are not yet in the file. An open
- * write run adds `[runFrom, pointer - start)` to both, lazily: every slow path settles it first. With
+ * write run adds `[runFrom, pointer - start)` to both, lazily: every slow path settles it first, and
+ * `valid` stands at `runFrom` meanwhile. With
  * capacity 0 (unbuffered) the window is an 8-byte scratch that never keeps data between operations,
  * and every write goes straight through, so each primitive costs exactly one system call, as the JDK's.
  */
@@ -67,11 +68,12 @@ export class Window {
    * A write run: sequential primitive writes from `buf[runFrom]` up to the pointer, not yet added to
    * `valid` and the dirty range (see {@link settle}). The write hot path may extend it while the
    * pointer's index plus the width stays within `runEnd`; `runEnd` is -1 when no run is open.
-   * Reads that carry on from inside a run (no seek between) join it: their bytes are written back
-   * unchanged by the next flush, as any clean byte between two dirty ones is.
+   * While a run is open, `valid` is lowered to `runFrom` (the real value waits in `runValid`), so a
+   * read at the pointer takes the slow path, which settles the run: read bytes never join it.
    */
   runFrom = 0;
   runEnd = -1;
+  runValid = 0;
   /** The configured buffer size (0 = unbuffered). */
   readonly capacity: number;
   /** Unbuffered: `buf.subarray(0, k)` for each width k, made once, so a primitive's system call allocates no view. */
@@ -171,6 +173,7 @@ export class Window {
   settle(): void {
     if (this.runEnd < 0) return;
     this.runEnd = -1;
+    this.valid = this.runValid;
     const to = this.pos - this.start;
     if (to > this.runFrom) this.mark(this.runFrom, to);
   }
@@ -195,8 +198,8 @@ export class Window {
   }
 
   /**
-   * Hot path: the index in `buf` of `n` readable bytes at the pointer, advancing it; -1 to take the slow path.
-   * During a write run `valid` lags behind: bytes the run wrote past it take the slow path, which settles.
+   * Hot path: the index in `buf` of `n` readable bytes at the pointer, advancing it; -1 to take the slow path
+   * (always during a write run: see {@link runFrom}).
    */
   takeRead(n: number): number {
     const i = this.pos - this.start;
@@ -217,8 +220,7 @@ export class Window {
     const i = this.pos - this.start;
     if (i >= 0 && i + n <= this.runEnd) return i;
     if (this.runEnd < 0 && i >= 0 && i <= this.valid && i + n <= this.limit) {
-      this.runFrom = i;
-      this.runEnd = this.limit;
+      this.openRun(i);
       return i;
     }
     return -1;
@@ -241,11 +243,16 @@ export class Window {
     this.mark(i, i + n);
     this.pos += n;
     // Write-through modes (and `r`, and closed) have no limit, so they never run.
-    if (this.limit > 0) {
-      this.runFrom = i + n;
-      this.runEnd = this.limit;
-    }
+    if (this.limit > 0) this.openRun(i + n);
     return this.writeThrough;
+  }
+
+  /** Opens a write run at `buf[from]` (settled, `from <= valid`). */
+  private openRun(from: number): void {
+    this.runFrom = from;
+    this.runEnd = this.limit;
+    this.runValid = this.valid;
+    this.valid = from;
   }
 
   /** Adds `buf[from, to)`, just written, to `valid` and the dirty range. */
@@ -580,6 +587,8 @@ export class Window {
 
   /** Hot path of a positional write: the index in `buf` where `n` bytes at `position` may go, or -1 (then {@link commitAt}). */
   writeIndexAt(position: number | bigint, n: number): number {
+    // A positional write ends the run: it may widen `valid`, which stands lowered meanwhile.
+    this.settle();
     if (typeof position !== "number" || !(position >= 0)) return -1;
     const i = position - this.start;
     return i >= 0 && i <= this.valid && i + n <= this.limit && Number.isSafeInteger(position)

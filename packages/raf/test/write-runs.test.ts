@@ -41,6 +41,36 @@ describe.each(BACKENDS)("write runs (%s backend)", (kind) => {
     expect(pwrites).toEqual([[100, 20]]);
   });
 
+  test("bytes read right after a run are never written back (only what this instance wrote is)", () => {
+    const p = tmp("read-after.bin");
+    writeFileSync(p, new Uint8Array(64).fill(7));
+    const { backend, pwrites } = recording(kind);
+    const f = new RandomAccessFile(p, "rw", { backend });
+    f.readByte(); // the window holds the whole file
+    f.seek(8);
+    f.writeInt(1);
+    f.writeInt(2);
+    expect(f.readInt()).toBe(0x07070707);
+    f.writeShort(3);
+    expect(f.readLong()).toBe(0x0707070707070707n);
+    f.flush();
+    // Two writes, one read, one write: [8, 16) and [20, 22), as one pwrite of their hull at most.
+    expect(pwrites).toEqual([[8, 14]]);
+    f.close();
+  });
+
+  test("a positional write overlapping the start of an open run, past its bytes", () => {
+    const p = tmp("overlap.bin");
+    const f = new RandomAccessFile(p, "rw", { backend: kind });
+    f.writeUTF("ab"); // 00 02 61 62; a run opens after it, at 4, where the file ends
+    f.writeShortAt(3, 0x0a0b); // bytes 3..4: across the run's start and past the end of file
+    expect(f.length()).toBe(5);
+    expect(f.readShortAt(3)).toBe(0x0a0b);
+    f.writeShort(0x0c0d); // the pointer is still 4
+    f.close();
+    expect([...readFileSync(p)]).toEqual([0, 2, 0x61, 0x0a, 0x0c, 0x0d]);
+  });
+
   test("pointer, length and reads see a run before anything settles it", () => {
     const p = tmp("see.bin");
     const f = new RandomAccessFile(p, "rw", { backend: kind });
