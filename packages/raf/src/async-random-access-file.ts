@@ -322,7 +322,13 @@ export class AsyncRandomAccessFile {
   }
 
   /** Hot path of a primitive write: encoded straight into the window when idle and there is room. */
-  #put<W>(p: Primitive<unknown, W>, v: W): Promise<void> {
+  #put<W>(p: Primitive<unknown, W>, value: W): Promise<void> {
+    let v: W;
+    try {
+      v = p.coerce(value);
+    } catch (error) {
+      return Promise.reject(error);
+    }
     if (!this.#busy) {
       const w = this.#w;
       const at = w.pos;
@@ -357,7 +363,13 @@ export class AsyncRandomAccessFile {
   }
 
   /** Hot path of a positional primitive write: straight into the window when idle and there is room. */
-  #putAt<W>(position: number | bigint, p: Primitive<unknown, W>, v: W): Promise<void> {
+  #putAt<W>(position: number | bigint, p: Primitive<unknown, W>, value: W): Promise<void> {
+    let v: W;
+    try {
+      v = p.coerce(value);
+    } catch (error) {
+      return Promise.reject(error);
+    }
     if (!this.#busy) {
       const w = this.#w;
       const i = w.writeIndexAt(position, p.width);

@@ -12,13 +12,22 @@ export interface Primitive<R, W = R> {
   get(c: ViewCodec, d: DataView, i: number): R;
   /** Encodes `v` at byte `i` of the window; throws (writing nothing) when `v` cannot be encoded. */
   set(c: ViewCodec, d: DataView, i: number, v: W): void;
+  /**
+   * `v` converted as `set` would convert it, so no user code (a `valueOf`) runs once a writer has
+   * read the pointer. Identity where conversion calls none (`boolean`, `long`).
+   */
+  coerce(v: W): W;
 }
+
+const toNumber = (v: number): number => +v;
+const same = <T>(v: T): T => v;
 
 /** `boolean`: one byte, true when not 0. */
 export const BOOLEAN: Primitive<boolean> = {
   width: 1,
   get: (c, d, i) => c.getBoolean(d, i),
   set: (c, d, i, v) => c.setBoolean(d, i, v),
+  coerce: same,
 };
 
 /** `byte`: signed 8 bits (writes keep the low 8 bits). */
@@ -26,6 +35,7 @@ export const BYTE: Primitive<number> = {
   width: 1,
   get: (c, d, i) => c.getInt8(d, i),
   set: (c, d, i, v) => c.setInt8(d, i, v),
+  coerce: toNumber,
 };
 
 /** Unsigned 8 bits (read only: `writeByte` writes it). */
@@ -33,6 +43,7 @@ export const UNSIGNED_BYTE: Primitive<number> = {
   width: 1,
   get: (c, d, i) => c.getUint8(d, i),
   set: BYTE.set,
+  coerce: toNumber,
 };
 
 /** `short`: signed 16 bits. */
@@ -40,6 +51,7 @@ export const SHORT: Primitive<number> = {
   width: 2,
   get: (c, d, i) => c.getInt16(d, i),
   set: (c, d, i, v) => c.setInt16(d, i, v),
+  coerce: toNumber,
 };
 
 /** Unsigned 16 bits. */
@@ -47,6 +59,7 @@ export const UNSIGNED_SHORT: Primitive<number> = {
   width: 2,
   get: (c, d, i) => c.getUint16(d, i),
   set: SHORT.set,
+  coerce: toNumber,
 };
 
 /** `char`: one UTF-16 code unit, read as a one-character string. */
@@ -54,6 +67,7 @@ export const CHAR: Primitive<string, string | number> = {
   width: 2,
   get: (c, d, i) => c.getChar(d, i),
   set: (c, d, i, v) => c.setChar(d, i, v),
+  coerce: (v) => (typeof v === "string" ? v : +v),
 };
 
 /** `int`: signed 32 bits. */
@@ -61,6 +75,7 @@ export const INT: Primitive<number> = {
   width: 4,
   get: (c, d, i) => c.getInt32(d, i),
   set: (c, d, i, v) => c.setInt32(d, i, v),
+  coerce: toNumber,
 };
 
 /** `long` as a `bigint`; writes take a `bigint` (mod 2^64) or a safe-integer `number`. */
@@ -71,6 +86,7 @@ export const LONG: Primitive<bigint, bigint | number> = {
     if (typeof v === "bigint") c.setBigInt64(d, i, v);
     else c.setSafeInt64(d, i, v);
   },
+  coerce: same,
 };
 
 /** `long` as a `number`: a `RangeError` when it is not a safe integer. */
@@ -78,6 +94,7 @@ export const LONG_AS_NUMBER: Primitive<number, bigint | number> = {
   width: 8,
   get: (c, d, i) => c.getSafeInt64(d, i),
   set: LONG.set,
+  coerce: same,
 };
 
 /** `float`: IEEE 754 single; NaN written as Java's canonical NaN. */
@@ -85,6 +102,7 @@ export const FLOAT: Primitive<number> = {
   width: 4,
   get: (c, d, i) => c.getFloat32(d, i),
   set: (c, d, i, v) => c.setFloat32(d, i, v),
+  coerce: toNumber,
 };
 
 /** `double`: IEEE 754 double; NaN written as Java's canonical NaN. */
@@ -92,4 +110,5 @@ export const DOUBLE: Primitive<number> = {
   width: 8,
   get: (c, d, i) => c.getFloat64(d, i),
   set: (c, d, i, v) => c.setFloat64(d, i, v),
+  coerce: toNumber,
 };

@@ -333,7 +333,8 @@ export class RandomAccessFile {
   }
 
   /** A positional primitive write: straight into the window when there is room. */
-  #putAt<W>(position: number | bigint, p: Primitive<unknown, W>, v: W): void {
+  #putAt<W>(position: number | bigint, p: Primitive<unknown, W>, value: W): void {
+    const v = p.coerce(value);
     const w = this.#w;
     const i = w.writeIndexAt(position, p.width);
     if (i < 0) {
@@ -566,6 +567,10 @@ export class RandomAccessFile {
     else this.#run(writeBytes(w, b, off, n));
   }
 
+  // The primitive writers convert their argument first (`+v`, free for a number): the hot path reads
+  // the pointer before encoding and stores it after, so a `valueOf` that moved it in between would
+  // lose the write.
+
   /** Writes 1 for true, 0 for false. */
   writeBoolean(v: boolean): void {
     const w = this.#w;
@@ -579,6 +584,7 @@ export class RandomAccessFile {
 
   /** Writes the low 8 bits of `v`. */
   writeByte(v: number): void {
+    v = +v;
     const w = this.#w;
     const p = w.pos;
     const i = w.runIndex(1);
@@ -590,6 +596,7 @@ export class RandomAccessFile {
 
   /** Writes the low 16 bits of `v`. */
   writeShort(v: number): void {
+    v = +v;
     const w = this.#w;
     const p = w.pos;
     const i = w.runIndex(2);
@@ -601,6 +608,7 @@ export class RandomAccessFile {
 
   /** Writes a `char`: the first code unit of a string, or the low 16 bits of a number. */
   writeChar(v: string | number): void {
+    if (typeof v !== "string") v = +v;
     const w = this.#w;
     const p = w.pos;
     const i = w.runIndex(2);
@@ -612,6 +620,7 @@ export class RandomAccessFile {
 
   /** Writes the low 32 bits of `v`. */
   writeInt(v: number): void {
+    v = +v;
     const w = this.#w;
     const p = w.pos;
     const i = w.runIndex(4);
@@ -635,6 +644,7 @@ export class RandomAccessFile {
 
   /** Writes a 32-bit float; NaN as Java's canonical `0x7fc00000`. */
   writeFloat(v: number): void {
+    v = +v;
     const w = this.#w;
     const p = w.pos;
     const i = w.runIndex(4);
@@ -646,6 +656,7 @@ export class RandomAccessFile {
 
   /** Writes a 64-bit double; NaN as Java's canonical `0x7ff8000000000000`. */
   writeDouble(v: number): void {
+    v = +v;
     const w = this.#w;
     const p = w.pos;
     const i = w.runIndex(8);

@@ -255,7 +255,10 @@ export class Window {
     this.valid = from;
   }
 
-  /** Adds `buf[from, to)`, just written, to `valid` and the dirty range. */
+  /**
+   * Adds `buf[from, to)`, just written, to `valid` and the dirty range. Only with no run open: `settle`
+   * puts back the `valid` a run lowered, which would undo a widening made meanwhile.
+   */
   private mark(from: number, to: number): void {
     // A clean window's range is (CLEAN, 0), so widening it covers starting one.
     if (to > this.valid) this.valid = to;

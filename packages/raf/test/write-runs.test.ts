@@ -138,6 +138,83 @@ describe.each(BACKENDS)("write runs (%s backend)", (kind) => {
     expect([...readFileSync(p)]).toEqual([...Array(8).keys()].flatMap((k) => [0, k]));
   });
 
+  test("another handle's write next to a run survives this handle's flush", () => {
+    const p = tmp("other.bin");
+    writeFileSync(p, new Uint8Array(64));
+    const a = new RandomAccessFile(p, "rw", { backend: kind });
+    const b = new RandomAccessFile(p, "rw", { backend: kind });
+    a.readInt(); // a's window holds the file
+    a.seek(0);
+    a.writeInt(0x11111111);
+    expect(a.readInt()).toBe(0); // a only reads the next field
+    b.writeIntAt(4, 0x22222222);
+    b.close();
+    a.close();
+    const buf = readFileSync(p);
+    expect([buf.readInt32BE(0), buf.readInt32BE(4)]).toEqual([0x11111111, 0x22222222]);
+  });
+
+  test("another handle's truncate is not undone by bytes this handle only read", () => {
+    const p = tmp("trunc.bin");
+    writeFileSync(p, new Uint8Array(60).fill(1));
+    const a = new RandomAccessFile(p, "rw", { backend: kind });
+    a.readByte();
+    a.seek(0);
+    a.writeInt(5);
+    a.readLong();
+    const b = new RandomAccessFile(p, "rw", { backend: kind });
+    b.setLength(8);
+    b.close();
+    a.close();
+    expect([...readFileSync(p)]).toEqual([0, 0, 0, 5, 1, 1, 1, 1]);
+  });
+
+  test("ENOSPC when a run fills the window: the write fails whole, the run's bytes stay, and go later", () => {
+    const p = tmp("full.bin");
+    const backend = faultBackend(getBackend(kind));
+    const f = new RandomAccessFile(p, "rw", { bufferSize: 16, backend });
+    for (let k = 0; k < 4; k++) f.writeInt(k);
+    backend.inject({ call: "pwrite", errno: "ENOSPC", times: 1 });
+    expect(() => f.writeInt(4)).toThrow(expect.objectContaining({ code: "ENOSPC" }));
+    expect(f.getFilePointer()).toBe(16);
+    expect(f.length()).toBe(16);
+    f.writeInt(4);
+    f.close();
+    const b = readFileSync(p);
+    expect([0, 4, 8, 12, 16].map((o) => b.readInt32BE(o))).toEqual([0, 1, 2, 3, 4]);
+  });
+
+  test("a value whose valueOf moves the pointer is written where the pointer then is", () => {
+    const p = tmp("valueof.bin");
+    const f = new RandomAccessFile(p, "rw", { backend: kind });
+    const seeks = {
+      valueOf() {
+        f.seek(100);
+        return 7;
+      },
+    } as unknown as number;
+    const looks = {
+      valueOf() {
+        f.getFilePointer();
+        return 6;
+      },
+    } as unknown as number;
+    f.writeInt(1);
+    f.writeInt(looks);
+    f.writeInt(seeks);
+    expect(f.getFilePointer()).toBe(104);
+    f.writeIntAt(104, looks);
+    f.close();
+    const b = readFileSync(p);
+    expect([
+      b.length,
+      b.readInt32BE(0),
+      b.readInt32BE(4),
+      b.readInt32BE(100),
+      b.readInt32BE(104),
+    ]).toEqual([108, 1, 6, 7, 6]);
+  });
+
   test("async: runs across awaited and unawaited writes, then a flush", async () => {
     const p = tmp("async.bin");
     const { backend, pwrites } = recording(kind);
