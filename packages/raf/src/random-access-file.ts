@@ -303,11 +303,35 @@ export class RandomAccessFile {
    */
   #putSlow<W>(p: Primitive<unknown, W>, v: W): void {
     const w = this.#w;
+    const n = p.width;
+    const scratch = w.readOnly ? undefined : w.scratch(n);
+    if (scratch !== undefined) {
+      // Unbuffered: the one `pwrite` the window would plan, made directly from its scratch.
+      p.set(w.codec, w.view, 0, v);
+      const r = this.#pwriteScratch(scratch, n);
+      if (r === n) {
+        w.pos += n;
+        return;
+      }
+      // Anything else (short, an error, EINTR) was that planned flush: the window takes it over.
+      w.beginWrite();
+      w.planRoom(n);
+      w.commit(0, n);
+      w.planFlush();
+      w.complete(r);
+      this.#flushAll();
+      return;
+    }
     // No run open (the first write after anything else): room at the pointer opens one.
-    let i = w.writeIndex(p.width);
-    if (i < 0) i = this.#room(p.width);
+    let i = w.writeIndex(n);
+    if (i < 0) i = this.#room(n);
     p.set(w.codec, w.view, i, v);
-    this.#commit(i, p.width);
+    this.#commit(i, n);
+  }
+
+  /** `pwrite` of `n` bytes at the pointer from `scratch` (see {@link #preadScratch} for why a method of its own). */
+  #pwriteScratch(scratch: Uint8Array, n: number): number {
+    return this.#backend.pwrite(this.#w.fd, scratch, 0, n, this.#w.pos);
   }
 
   #checkOpen(): void {
