@@ -40,3 +40,18 @@ describe("Window, unbuffered", () => {
     expect(w.ioLen).toBe(64);
   });
 });
+
+describe("Window, write runs", () => {
+  test("unflushedBytes counts the open run; the run settles into valid and the dirty range", () => {
+    const w = new Window(-1, "x", 64, { readOnly: false, writeThrough: false });
+    expect(w.unflushedBytes()).toBe(0);
+    expect(w.runIndex(4)).toBe(0); // opens a run at 0 in an empty window
+    w.pos = 4;
+    expect(w.runIndex(4)).toBe(4);
+    w.pos = 8;
+    expect(w.valid).toBe(0); // lowered while the run is open
+    expect(w.dirty).toBe(true);
+    expect(w.unflushedBytes()).toBe(8);
+    expect([w.valid, w.dirtyFrom, w.dirtyTo, w.runEnd]).toEqual([8, 0, 8, -1]);
+  });
+});

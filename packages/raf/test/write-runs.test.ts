@@ -215,6 +215,39 @@ describe.each(BACKENDS)("write runs (%s backend)", (kind) => {
     ]).toEqual([108, 1, 6, 7, 6]);
   });
 
+  test("a value that cannot be encoded fails the call and writes nothing, in a run or positional", async () => {
+    const p = tmp("bad.bin");
+    const f = new RandomAccessFile(p, "rw", { backend: kind });
+    f.writeInt(1);
+    expect(() => f.writeInt(2n as unknown as number)).toThrow(TypeError);
+    expect(() => f.writeLong(2 ** 60)).toThrow(RangeError);
+    expect(() => f.writeLongAt(0, 2 ** 60)).toThrow(RangeError);
+    f.write(0x41); // write(byte) is writeByte
+    f.close();
+    expect([...readFileSync(p)]).toEqual([0, 0, 0, 1, 0x41]);
+
+    const a = await AsyncRandomAccessFile.open(p, "rw", { backend: kind });
+    await a.seek(5);
+    await a.writeInt(2);
+    await expect(a.writeInt(3n as unknown as number)).rejects.toThrow(TypeError);
+    await expect(a.writeLong(2 ** 60)).rejects.toThrow(RangeError);
+    await expect(a.writeIntAt(0, 3n as unknown as number)).rejects.toThrow(TypeError);
+    await expect(a.writeLongAt(0, 2 ** 60)).rejects.toThrow(RangeError);
+    expect(await a.getFilePointer()).toBe(9);
+    await a.close();
+    expect([...readFileSync(p)]).toEqual([0, 0, 0, 1, 0x41, 0, 0, 0, 2]);
+  });
+
+  test("rws: a positional write inside the window reaches the file before it resolves (async)", async () => {
+    const p = tmp("rws.bin");
+    writeFileSync(p, new Uint8Array(8));
+    const a = await AsyncRandomAccessFile.open(p, "rws", { backend: kind });
+    await a.readInt(); // the window holds the file
+    await a.writeIntAt(4, 9);
+    expect(readFileSync(p).readInt32BE(4)).toBe(9);
+    await a.close();
+  });
+
   test("async: runs across awaited and unawaited writes, then a flush", async () => {
     const p = tmp("async.bin");
     const { backend, pwrites } = recording(kind);
