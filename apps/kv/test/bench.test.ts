@@ -49,10 +49,40 @@ describe("bench", () => {
     }
     const c = report.results.find((r) => r.phase === "C")!;
     expect(c.writeLatency).toBeUndefined();
+    // One unmeasured warm-up iteration before A, B and C, none before the load; JMH's JSON says so.
+    expect(report.results.map((r) => r.warmupIterations)).toEqual(
+      Array.from({ length: 3 }, () => [0, 1, 1, 1]).flat(),
+    );
+    expect(
+      (JSON.parse(benchJson(report)) as { warmupIterations: number }[]).map(
+        (r) => r.warmupIterations,
+      ),
+    ).toEqual(Array.from({ length: 3 }, () => [0, 1, 1, 1]).flat());
     expect(benchSummary(report)).toMatch(/rafkv \/ lmdb: load [\d.]+x, A/);
     expect(benchTable(report)).toMatch(/ycsb\.A\s+classic-level\s+thrpt/);
     expect(JSON.parse(benchJson(report))).toHaveLength(12);
     expect(benchChart(report)).toMatch(/<svg[^>]*>[\s\S]*classic-level[\s\S]*<\/svg>/);
+  });
+
+  it("keeps the warm-up's engines open until every engine has been measured, then removes them", async () => {
+    const dir = tempDir();
+    const warmup = path.join(dir, "warmup");
+    const seen = new Map<string, boolean>();
+    await runBench({
+      dir,
+      records: 300,
+      operations: 300,
+      iterations: 1,
+      concurrency: 8,
+      onProgress: (_done, _total, phase) => {
+        // Only measured phases report progress; the warm-up's stores must still be there (open) meanwhile.
+        if (!seen.has(phase))
+          seen.set(phase, fs.existsSync(path.join(warmup, "measured", "rafkv")));
+      },
+    });
+    expect(seen.get("rafkv load")).toBe(true);
+    expect(seen.get("classic-level C")).toBe(true);
+    expect(fs.existsSync(warmup)).toBe(false);
   });
 
   it("is available as rafkv DIR bench, writing JSON and a chart", async () => {

@@ -17,7 +17,7 @@ export function toBenchmarkResults(report: BenchReport): BenchmarkResult[] {
       {
         mode: "thrpt",
         unit: "s",
-        warmup: { iterations: 0 },
+        warmup: { iterations: r.warmupIterations },
         measurement: {
           iterations: r.iterations.length,
           invocations: Math.round(r.operations / r.iterations.length),

@@ -25,6 +25,12 @@ export interface BenchRunOptions {
    * true), so that neither the harness's nor an engine's JIT warm-up lands in the first engine's numbers.
    */
   readonly warmup?: boolean;
+  /**
+   * Unmeasured iterations run just before the measured ones of workloads A, B and C (default 1): reads of keys drawn
+   * from the phase's distribution, no writes, so that the data is what the previous phase left (the load phase has
+   * none: it inserts each record once).
+   */
+  readonly warmupIterations?: number;
   /** Called as operations complete, and with each phase's name when it starts. */
   readonly onProgress?: (done: number, total: number, phase: string) => void;
 }
@@ -46,6 +52,8 @@ export interface PhaseResult {
   readonly opsPerSecond: number;
   /** ops/s of each iteration. */
   readonly iterations: readonly number[];
+  /** Unmeasured iterations run just before (see {@link BenchRunOptions.warmupIterations}). */
+  readonly warmupIterations: number;
   /** All operations. */
   readonly latency: Latency;
   readonly readLatency?: Latency;
@@ -66,30 +74,59 @@ export interface BenchReport {
 export async function runBench(options: BenchRunOptions): Promise<BenchReport> {
   const records = options.records ?? 100_000;
   const operations = options.operations ?? 100_000;
+  fs.mkdirSync(path.join(options.dir, "measured"), { recursive: true });
+  // Built once, before the warm-up and outside the timed loops, so that the harness costs little next to a fast
+  // read, and so that building them (and the garbage collector promoting them) lands in no engine's numbers.
+  const keys = Array.from({ length: records }, (_, i) => flatKey(benchKey(i)));
+  // The warm-up's engines stay open until every engine has been measured: closing one changes fields that its
+  // optimised code took for constants (a store's closed flag, say), which throws away that code, and the engine
+  // would then compile its whole read and write path again on its own clock, in its first measured phases.
+  const warm: Engine[] = [];
+  const warmDir = path.join(options.dir, "warmup");
+  try {
+    if (options.warmup ?? true) {
+      // Large enough to take every path of the timed loop (a chunk is 8192 operations): a path first taken while
+      // measuring would have its code deoptimised and recompiled in the first engine's numbers only.
+      const small = Math.min(WARMUP_OPERATIONS, records);
+      const { onProgress: _quiet, ...rest } = options;
+      const warmKeys = Array.from({ length: small }, (_, i) => flatKey(benchKey(i)));
+      await runEngines(
+        {
+          ...rest,
+          dir: warmDir,
+          records: small,
+          operations: Math.min(WARMUP_OPERATIONS, operations),
+        },
+        warmKeys,
+        warm,
+      );
+    }
+    return await runEngines(options, keys, null);
+  } finally {
+    for (const engine of warm) await engine.close();
+    fs.rmSync(warmDir, { recursive: true, force: true });
+  }
+}
+
+/**
+ * Runs every engine of `options` on `keys`, in `options.dir/measured`. Each engine is closed when done, or, when
+ * `keepOpen` is given, added to it for the caller to close.
+ */
+async function runEngines(
+  options: BenchRunOptions,
+  keys: readonly string[],
+  keepOpen: Engine[] | null,
+): Promise<BenchReport> {
+  const records = keys.length;
+  const operations = options.operations ?? 100_000;
   const valueSize = options.valueSize ?? 100;
   const concurrency = options.concurrency ?? 256;
   const durability = options.durability ?? "batch";
   const engines = options.engines ?? ENGINE_NAMES;
   const iterations = options.iterations ?? 5;
+  const warmupIterations = options.warmupIterations ?? 1;
   const total = engines.length * (records + WORKLOADS.length * operations);
   fs.mkdirSync(path.join(options.dir, "measured"), { recursive: true });
-  // Built once, before the warm-up and outside the timed loops, so that the harness costs little next to a fast
-  // read, and so that building them (and the garbage collector promoting them) lands in no engine's numbers.
-  const keys = Array.from({ length: records }, (_, i) => flatKey(benchKey(i)));
-  if (options.warmup ?? true) {
-    // Large enough to take every path of the timed loop (a chunk is 8192 operations): a path first taken while
-    // measuring would have its code deoptimised and recompiled in the first engine's numbers only.
-    const small = Math.min(WARMUP_OPERATIONS, records);
-    const { onProgress: _quiet, ...rest } = options;
-    await runBench({
-      ...rest,
-      dir: path.join(options.dir, "warmup"),
-      records: small,
-      operations: Math.min(WARMUP_OPERATIONS, operations),
-      warmup: false,
-    });
-    fs.rmSync(path.join(options.dir, "warmup"), { recursive: true, force: true });
-  }
   let done = 0;
   const results: PhaseResult[] = [];
   for (const name of engines) {
@@ -97,31 +134,55 @@ export async function runBench(options: BenchRunOptions): Promise<BenchReport> {
     try {
       const random = rng(42);
       const values = Array.from({ length: 1024 }, () => randomValue(random, valueSize));
-      const phase = async (label: string, ops: Int32Array) => {
+      const phase = async (label: string, ops: Int32Array, warmed: number) => {
         options.onProgress?.(done, total, `${name} ${label}`);
         const r = await runPhase(engine, label, ops, keys, iterations, concurrency, values, (n) => {
           options.onProgress?.(done + n, total, `${name} ${label}`);
         });
         done += ops.length;
-        results.push({ ...r, engine: name });
+        results.push({ ...r, engine: name, warmupIterations: warmed });
       };
       await phase(
         "load",
         Int32Array.from({ length: records }, (_, i) => ~i),
+        0,
       );
       const zipf = scrambledZipfian(records, random);
+      // The warm-up iterations' operations come from a generator of their own, so that the measured ones are the
+      // same whether or not there is a warm-up.
+      const warmRandom = rng(43);
+      const warmZipf = scrambledZipfian(records, warmRandom);
       for (const w of WORKLOADS) {
         // Drawn before the clock starts, so that the harness's cost stays small next to a sub-µs read.
-        const ops = new Int32Array(operations);
-        for (let i = 0; i < operations; i++) {
-          const read = random() < w.readFraction;
-          const k = zipf();
-          ops[i] = read ? k : ~k;
+        const draw = (n: number, readFraction: number, rand: () => number, next: () => number) => {
+          const ops = new Int32Array(n);
+          for (let i = 0; i < n; i++) {
+            const read = rand() < readFraction;
+            const k = next();
+            ops[i] = read ? k : ~k;
+          }
+          return ops;
+        };
+        const ops = draw(operations, w.readFraction, random, zipf);
+        if (warmupIterations > 0) {
+          // Unmeasured, just before the measured iterations, as JMH's warm-up iterations, so that the CPU caches
+          // hold this phase's data (the hot keys, the engine's index) rather than what the previous phase, or other
+          // processes while it waited for its last flush, left there: without it, rafkv's first C iteration ran 10%
+          // to 35% slower than its others. Reads only, of keys drawn as the phase draws them: extra writes would
+          // change what every engine holds (they pushed rafkv's cache past its size, so that C read from disk).
+          const warm = draw(
+            Math.ceil((warmupIterations * operations) / iterations),
+            1,
+            warmRandom,
+            warmZipf,
+          );
+          await runPhase(engine, w.name, warm, keys, 1, concurrency, values, () => undefined);
         }
-        await phase(w.name, ops);
+        await phase(w.name, ops, warmupIterations);
       }
     } finally {
-      await engine.close();
+      if (keepOpen) keepOpen.push(engine);
+      else await engine.close();
     }
   }
   options.onProgress?.(total, total, "done");
@@ -213,7 +274,7 @@ async function runPhase(
   concurrency: number,
   values: readonly Uint8Array[],
   progress: (done: number) => void,
-): Promise<Omit<PhaseResult, "engine">> {
+): Promise<Omit<PhaseResult, "engine" | "warmupIterations">> {
   const count = ops.length;
   const wakeUp = () => {
     const w = s.wake;
