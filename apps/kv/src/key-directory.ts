@@ -109,12 +109,16 @@ export class KeyDirectory {
 
   /** The slot of `id` (whose hash is `h`), or -1. */
   #probe(id: string, h: number): number {
+    return this.#table[2 * this.#entry(id, h) + 1]! - 1;
+  }
+
+  /** The table entry holding `id` (whose hash is `h`), or the empty entry where its probe ends. */
+  #entry(id: string, h: number): number {
     const table = this.#table;
     const mask = this.#mask;
     for (let i = h & mask; ; i = (i + 1) & mask) {
       const slot = table[2 * i + 1]! - 1;
-      if (slot < 0) return -1;
-      if (table[2 * i] === h && this.#ids[slot] === id) return slot;
+      if (slot < 0 || (table[2 * i] === h && this.#ids[slot] === id)) return i;
     }
   }
 
@@ -158,17 +162,12 @@ export class KeyDirectory {
     ascii = isAscii(id),
   ): number {
     const h = hashId(id);
+    const i = this.#entry(id, h);
     const table = this.#table;
-    const mask = this.#mask;
-    let i = h & mask;
-    let slot: number;
-    for (; ; i = (i + 1) & mask) {
-      slot = table[2 * i + 1]! - 1;
-      if (slot < 0) break;
-      if (table[2 * i] === h && this.#ids[slot] === id) {
-        this.#write(slot, file, offset, size, ts, cache);
-        return slot;
-      }
+    let slot = table[2 * i + 1]! - 1;
+    if (slot >= 0) {
+      this.#write(slot, file, offset, size, ts, cache);
+      return slot;
     }
     // A new key, into the empty entry the probe ended at.
     slot = this.#allocate();
@@ -177,7 +176,7 @@ export class KeyDirectory {
     table[2 * i + 1] = slot + 1;
     this.#count++;
     if (!ascii) this.#others++;
-    if (2 * this.#count > mask) this.#grow();
+    if (2 * this.#count > this.#mask) this.#grow();
     this.#write(slot, file, offset, size, ts, cache);
     return slot;
   }
@@ -192,14 +191,9 @@ export class KeyDirectory {
   delete(id: string): boolean {
     const table = this.#table;
     const mask = this.#mask;
-    const h = hashId(id);
-    let i = h & mask;
-    let slot: number;
-    for (; ; i = (i + 1) & mask) {
-      slot = table[2 * i + 1]! - 1;
-      if (slot < 0) return false;
-      if (table[2 * i] === h && this.#ids[slot] === id) break;
-    }
+    let i = this.#entry(id, hashId(id));
+    const slot = table[2 * i + 1]! - 1;
+    if (slot < 0) return false;
     // Backward-shift deletion: entries after the hole that would no longer be found past it move into it.
     for (let j = (i + 1) & mask; table[2 * j + 1] !== 0; j = (j + 1) & mask) {
       const home = table[2 * j]! & mask;

@@ -322,9 +322,8 @@ export class RandomAccessFile {
       this.#flushAll();
       return;
     }
-    // No run open (the first write after anything else): room at the pointer opens one.
-    let i = w.writeIndex(n);
-    if (i < 0) i = this.#room(n);
+    // The writer's `runIndex` already tried the window as it stands: make room (flushing or moving it).
+    const i = this.#room(n);
     p.set(w.codec, w.view, i, v);
     this.#commit(i, n);
   }

@@ -214,7 +214,7 @@ export class Window {
    * Hot path of a primitive write: the index in `buf` where `n` bytes at the pointer may go, extending
    * the open write run or opening one; -1 for the slow path. The caller writes them, then sets
    * {@link pos} to the pointer it read plus `n` (re-reading `pos` after the write costs a load on
-   * the loop-carried path). No calls in here, so a writer inlines it without spilling.
+   * the loop-carried path). Small and call-free once inlined, so a writer keeps it inline without spilling.
    */
   runIndex(n: number): number {
     const i = this.pos - this.start;
