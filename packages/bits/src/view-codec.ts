@@ -168,20 +168,24 @@ function viewCodec(order: ByteOrder, little: boolean): ViewCodec {
     },
     setFloat32(view: DataView, off: number, v: number): void {
       check(view, off, 4);
-      if (Number.isNaN(v)) view.setInt32(off, CANONICAL_FLOAT_NAN_BITS, little);
-      else view.setFloat32(off, v, little);
+      v = +v; // once; then `v <= v` is the one-branch NaN test (see big-endian.ts)
+      // biome-ignore lint/suspicious/noSelfCompare: the one-branch NaN test
+      if (v <= v) view.setFloat32(off, v, little);
+      else view.setInt32(off, CANONICAL_FLOAT_NAN_BITS, little);
     },
     getFloat64(view: DataView, off: number): number {
       check(view, off, 8);
       return view.getFloat64(off, little);
     },
     setFloat64(view: DataView, off: number, v: number): void {
-      if (Number.isNaN(v)) {
-        check64(view, off);
-        writeWords(view, off, CANONICAL_DOUBLE_NAN_HI, 0);
-      } else {
+      v = +v;
+      // biome-ignore lint/suspicious/noSelfCompare: the one-branch NaN test
+      if (v <= v) {
         check(view, off, 8);
         view.setFloat64(off, v, little);
+      } else {
+        check64(view, off);
+        writeWords(view, off, CANONICAL_DOUBLE_NAN_HI, 0);
       }
     },
     getBoolean(view: DataView, off: number): boolean {

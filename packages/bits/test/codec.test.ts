@@ -58,6 +58,40 @@ describe.each(ORDERS.map(([c, l]) => [c.order, c, l] as const))(
       },
     );
 
+    test("setFloat32/setFloat64 write the canonical NaN for every NaN bit pattern", () => {
+      const nanBits = fc.oneof(
+        fc.bigInt({ min: 0x7ff0000000000001n, max: 0x7fffffffffffffffn }),
+        fc.bigInt({ min: 0xfff0000000000001n, max: 0xffffffffffffffffn }),
+      );
+      fc.assert(
+        fc.property(placedBytes(8), nanBits, ({ b, off }, bits) => {
+          const nan = new Float64Array(new BigUint64Array([bits]).buffer)[0]!;
+          codec.setFloat32(b, off, nan);
+          expect(viewOf(b).getInt32(off, little)).toBe(FLOAT_NAN_BITS);
+          codec.setFloat64(b, off, nan);
+          expect(viewOf(b).getBigInt64(off, little)).toBe(DOUBLE_NAN_BITS);
+        }),
+      );
+    });
+
+    test("setFloat32/setFloat64 convert a non-number argument once, as DataView does", () => {
+      const b = new Uint8Array(8);
+      let calls = 0;
+      const v = {
+        valueOf: () => {
+          calls++;
+          return 1.5;
+        },
+      } as unknown as number;
+      codec.setFloat32(b, 0, v);
+      codec.setFloat64(b, 0, v);
+      expect(calls).toBe(2);
+      expect(codec.getFloat64(b, 0)).toBe(1.5);
+      codec.setFloat32(b, 0, "2.5" as unknown as number);
+      expect(codec.getFloat32(b, 0)).toBe(2.5);
+      expect(() => codec.setFloat64(b, 0, 1n as unknown as number)).toThrow(TypeError);
+    });
+
     test("getBoolean is Java's != 0 and setBoolean writes 1 or 0", () => {
       fc.assert(
         fc.property(placedBytes(1), fc.boolean(), ({ backing, b, off }, v) => {
