@@ -16,6 +16,7 @@ export const CANONICAL_DOUBLE_NAN_HI = 0x7ff80000;
  * ```
  */
 export function floatToIntBits(x: number): number {
+  x = +x; // converted once, so a non-number's NaN is canonical too
   if (Number.isNaN(x)) return CANONICAL_FLOAT_NAN_BITS;
   f32[0] = x;
   return i32[0]!;
@@ -49,6 +50,7 @@ export function intBitsToFloat(bits: number): number {
  * with every NaN collapsed to `0x7ff8000000000000n`.
  */
 export function doubleToLongBits(x: number): bigint {
+  x = +x;
   if (Number.isNaN(x)) return 0x7ff8000000000000n;
   f64[0] = x;
   return i64[0]!;

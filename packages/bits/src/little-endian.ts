@@ -180,7 +180,7 @@ function littleEndian(last: LastView): Codec {
     },
     setFloat32(b: Uint8Array, off: number, v: number): void {
       if ((off | 0) !== off) checkLargeOffset(off, 4, b.length);
-      v = +v; // once, as the DataView would; from here \`v <= v\` is false only for NaN
+      v = +v; // once, as the DataView would; from here `v <= v` is false only for NaN
       try {
         const view = b === last.b ? last.v : lookup(b);
         // biome-ignore lint/suspicious/noSelfCompare: the one-branch NaN test (see the top)
@@ -200,7 +200,7 @@ function littleEndian(last: LastView): Codec {
     },
     setFloat64(b: Uint8Array, off: number, v: number): void {
       if ((off | 0) !== off) checkLargeOffset(off, 8, b.length);
-      v = +v; // once, as the DataView would; from here \`v <= v\` is false only for NaN
+      v = +v; // once, as the DataView would; from here `v <= v` is false only for NaN
       try {
         const view = b === last.b ? last.v : lookup(b);
         // biome-ignore lint/suspicious/noSelfCompare: the one-branch NaN test (see the top)

@@ -4,9 +4,10 @@ import { checkRange, throwOutOfRange } from "./bounds";
 
 /** @internal */
 export function getInt8(b: Uint8Array, off: number): number {
-  // An out-of-range or non-integer index reads undefined: the load is the range check.
+  // An out-of-range or non-integer index reads undefined: the load is the range check. A numeric
+  // string would be a valid index, so the type is checked too (free when the offset is a number).
   const x = b[off];
-  if (x === undefined) throwOutOfRange(off, 1, b.length);
+  if (x === undefined || typeof off !== "number") throwOutOfRange(off, 1, b.length);
   return (x << 24) >> 24;
 }
 
@@ -19,14 +20,14 @@ export function setInt8(b: Uint8Array, off: number, v: number): void {
 /** @internal */
 export function getUint8(b: Uint8Array, off: number): number {
   const x = b[off];
-  if (x === undefined) throwOutOfRange(off, 1, b.length);
+  if (x === undefined || typeof off !== "number") throwOutOfRange(off, 1, b.length);
   return x;
 }
 
 /** @internal */
 export function getBoolean(b: Uint8Array, off: number): boolean {
   const x = b[off];
-  if (x === undefined) throwOutOfRange(off, 1, b.length);
+  if (x === undefined || typeof off !== "number") throwOutOfRange(off, 1, b.length);
   return x !== 0;
 }
 

@@ -178,10 +178,10 @@ function viewCodec(order: ByteOrder, little: boolean): ViewCodec {
       return view.getFloat64(off, little);
     },
     setFloat64(view: DataView, off: number, v: number): void {
+      check(view, off, 8);
       v = +v;
       // biome-ignore lint/suspicious/noSelfCompare: the one-branch NaN test
       if (v <= v) {
-        check(view, off, 8);
         view.setFloat64(off, v, little);
       } else {
         check64(view, off);

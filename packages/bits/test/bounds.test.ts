@@ -39,6 +39,7 @@ describe.each([BigEndian, LittleEndian].map((c) => [c.order, c] as const))(
           2 ** 32,
           -(2 ** 32),
           Infinity,
+          "1" as unknown as number, // a numeric string is not an offset, though b["1"] is an element
         ];
         for (const off of bad) {
           for (const call of [() => c[`get${name}`]!(b, off), () => c[`set${name}`]!(b, off, v)]) {

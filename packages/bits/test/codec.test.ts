@@ -2,7 +2,9 @@ import fc from "fast-check";
 import { describe, expect, test } from "vitest";
 import { BigEndian, codecFor, LittleEndian } from "../src/index";
 import {
+  anyNaN,
   bigValues,
+  counted,
   DOUBLE_NAN_BITS,
   doubles,
   dvGet,
@@ -18,6 +20,12 @@ import {
 } from "./helpers";
 
 const viewOf = (b: Uint8Array) => new DataView(b.buffer, b.byteOffset, b.byteLength);
+/** The bits `DataView` itself writes for `x` as a float. */
+const floatBitsOf = (x: number) => {
+  const d = new DataView(new ArrayBuffer(4));
+  d.setFloat32(0, x);
+  return d.getInt32(0);
+};
 
 function valuesFor(t: NumericType) {
   if (t.startsWith("Big")) return bigValues;
@@ -59,13 +67,8 @@ describe.each(ORDERS.map(([c, l]) => [c.order, c, l] as const))(
     );
 
     test("setFloat32/setFloat64 write the canonical NaN for every NaN bit pattern", () => {
-      const nanBits = fc.oneof(
-        fc.bigInt({ min: 0x7ff0000000000001n, max: 0x7fffffffffffffffn }),
-        fc.bigInt({ min: 0xfff0000000000001n, max: 0xffffffffffffffffn }),
-      );
       fc.assert(
-        fc.property(placedBytes(8), nanBits, ({ b, off }, bits) => {
-          const nan = new Float64Array(new BigUint64Array([bits]).buffer)[0]!;
+        fc.property(placedBytes(8), anyNaN, ({ b, off }, nan) => {
           codec.setFloat32(b, off, nan);
           expect(viewOf(b).getInt32(off, little)).toBe(FLOAT_NAN_BITS);
           codec.setFloat64(b, off, nan);
@@ -76,20 +79,23 @@ describe.each(ORDERS.map(([c, l]) => [c.order, c, l] as const))(
 
     test("setFloat32/setFloat64 convert a non-number argument once, as DataView does", () => {
       const b = new Uint8Array(8);
-      let calls = 0;
-      const v = {
-        valueOf: () => {
-          calls++;
-          return 1.5;
-        },
-      } as unknown as number;
-      codec.setFloat32(b, 0, v);
-      codec.setFloat64(b, 0, v);
-      expect(calls).toBe(2);
+      const calls = { n: 0 };
+      codec.setFloat32(b, 0, counted(1.5, calls));
+      codec.setFloat64(b, 0, counted(1.5, calls));
+      expect(calls.n).toBe(2);
       expect(codec.getFloat64(b, 0)).toBe(1.5);
+      const nan = fc.sample(
+        anyNaN.filter((x) => floatBitsOf(x) !== FLOAT_NAN_BITS),
+        1,
+      )[0]!;
+      codec.setFloat32(b, 0, counted(nan, calls));
+      expect(viewOf(b).getInt32(0, little)).toBe(FLOAT_NAN_BITS);
       codec.setFloat32(b, 0, "2.5" as unknown as number);
       expect(codec.getFloat32(b, 0)).toBe(2.5);
       expect(() => codec.setFloat64(b, 0, 1n as unknown as number)).toThrow(TypeError);
+      // A bad offset is refused before the value is converted.
+      expect(() => codec.setFloat64(b, 0.5, counted(1, calls))).toThrow(RangeError);
+      expect(calls.n).toBe(3);
     });
 
     test("getBoolean is Java's != 0 and setBoolean writes 1 or 0", () => {

@@ -8,7 +8,7 @@ import {
   intBitsToFloat,
   longBitsToDouble,
 } from "../src/index";
-import { DOUBLE_NAN_BITS, doubles, FLOAT_NAN_BITS } from "./helpers";
+import { anyNaN, counted, DOUBLE_NAN_BITS, doubles, FLOAT_NAN_BITS } from "./helpers";
 
 const dv = new DataView(new ArrayBuffer(8));
 
@@ -53,6 +53,20 @@ describe("float bits", () => {
         expect(longBitsToDouble(bits)).toBe(dv.getFloat64(0));
       }),
     );
+  });
+
+  test("every NaN, however it arrives, gives the canonical bits; a non-number is converted once", () => {
+    fc.assert(
+      fc.property(anyNaN, (nan) => {
+        const calls = { n: 0 };
+        expect(floatToIntBits(nan)).toBe(FLOAT_NAN_BITS);
+        expect(doubleToLongBits(nan)).toBe(DOUBLE_NAN_BITS);
+        expect(floatToIntBits(counted(nan, calls))).toBe(FLOAT_NAN_BITS);
+        expect(doubleToLongBits(counted(nan, calls))).toBe(DOUBLE_NAN_BITS);
+        expect(calls.n).toBe(2);
+      }),
+    );
+    expect(floatToIntBits("1" as unknown as number)).toBe(0x3f800000);
   });
 
   test("Java's constants", () => {

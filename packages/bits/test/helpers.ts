@@ -118,6 +118,24 @@ export const bigValues = fc.oneof(
 export const FLOAT_NAN_BITS = 0x7fc00000;
 export const DOUBLE_NAN_BITS = 0x7ff8000000000000n;
 
+/** NaNs of every bit pattern, either sign: what a Float64Array or a native call can hand JavaScript. */
+export const anyNaN = fc
+  .oneof(
+    fc.bigInt({ min: 0x7ff0000000000001n, max: 0x7fffffffffffffffn }),
+    fc.bigInt({ min: 0xfff0000000000001n, max: 0xffffffffffffffffn }),
+  )
+  .map((bits) => new Float64Array(new BigUint64Array([bits]).buffer)[0]!);
+
+/** An object whose `valueOf` gives `v` and counts its calls in `calls.n`. */
+export function counted(v: unknown, calls: { n: number }): number {
+  return {
+    valueOf: () => {
+      calls.n++;
+      return v;
+    },
+  } as unknown as number;
+}
+
 /** Any sequence of UTF-16 code units, lone surrogates included. */
 export const anyUnits = fc
   .array(

@@ -10,7 +10,15 @@ import {
   type ViewCodec,
   viewCodecFor,
 } from "../src/index";
-import { bigValues, doubles, intValues, NUMERIC_TYPES, placedBytes } from "./helpers";
+import {
+  anyNaN,
+  bigValues,
+  counted,
+  doubles,
+  intValues,
+  NUMERIC_TYPES,
+  placedBytes,
+} from "./helpers";
 
 const viewOf = (b: Uint8Array) => new DataView(b.buffer, b.byteOffset, b.byteLength);
 
@@ -112,13 +120,32 @@ describe.each(PAIRS)("%s-endian view codec", (_order, view, codec) => {
     expect(new Uint8Array(d.buffer)).toEqual(before);
   });
 
-  test("floats store Java's canonical NaN whatever the payload", () => {
+  test("floats store Java's canonical NaN whatever the payload and sign", () => {
     const d = new DataView(new ArrayBuffer(16));
-    const payload = new Float64Array(new BigInt64Array([0x7ff0000000000123n]).buffer)[0]!;
-    view.setFloat32(d, 1, payload);
-    view.setFloat64(d, 5, payload);
-    expect(view.getInt32(d, 1)).toBe(0x7fc00000);
-    expect(view.getBigInt64(d, 5)).toBe(0x7ff8000000000000n);
+    fc.assert(
+      fc.property(anyNaN, fc.integer({ min: 0, max: 8 }), (nan, off) => {
+        view.setFloat32(d, off, nan);
+        expect(view.getInt32(d, off)).toBe(0x7fc00000);
+        view.setFloat64(d, off, nan);
+        expect(view.getBigInt64(d, off)).toBe(0x7ff8000000000000n);
+      }),
+    );
+  });
+
+  test("float setters convert a non-number once, and refuse a bad offset before converting", () => {
+    const d = new DataView(new ArrayBuffer(16));
+    const calls = { n: 0 };
+    const nan = new Float64Array(new BigUint64Array([0xfff4000000000001n]).buffer)[0]!;
+    view.setFloat32(d, 0, counted(nan, calls));
+    expect(view.getInt32(d, 0)).toBe(0x7fc00000);
+    view.setFloat64(d, 0, counted(nan, calls));
+    expect(view.getBigInt64(d, 0)).toBe(0x7ff8000000000000n);
+    view.setFloat64(d, 0, counted(2.5, calls));
+    expect(view.getFloat64(d, 0)).toBe(2.5);
+    expect(calls.n).toBe(3);
+    expect(() => view.setFloat32(d, 0.5, counted(1, calls))).toThrow(OutOfRangeError);
+    expect(() => view.setFloat64(d, 0.5, counted(1, calls))).toThrow(OutOfRangeError);
+    expect(calls.n).toBe(3);
   });
 
   test("a 64-bit write that does not fit writes nothing, even when its far half would", () => {
