@@ -135,7 +135,8 @@ export class DataFile {
 
   /** Appends `bytes` and returns the position they start at. */
   append(bytes: Uint8Array): number {
-    this.#buffer.set(bytes, this.reserve(bytes.length));
+    const at = this.reserve(bytes.length); // may swap in a bigger buffer
+    this.#buffer.set(bytes, at);
     return this.commit(bytes.length);
   }
 

@@ -8,7 +8,7 @@ export type KvErrorCode =
   | "ERR_KV_READ_ONLY"
   /** The store was closed. */
   | "ERR_KV_CLOSED"
-  /** The directory does not exist (and `create` was false), or is not a directory. */
+  /** The directory does not exist (and `create` was false), is not a directory, or (read-only opens) holds no store. */
   | "ERR_KV_NO_STORE"
   /** A key or value of the wrong type or size. */
   | "ERR_KV_INVALID_ARG";

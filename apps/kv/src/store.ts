@@ -4,7 +4,8 @@ import { setImmediate as nextTurn } from "node:timers/promises";
 import { type Bytes, isAscii, keyId, keyIdBytes, toBytes, utf8 } from "./bytes";
 import { DataFile, readWholeFile, syncDirectory, writeFileAtomic } from "./data-file";
 import { KvError } from "./errors";
-import { dataFileName, hintFileName, inDir, listStore } from "./file-names";
+import { dataFileName, hintFileName, inDir, LOCK_FILE, listStore, MARKER_FILE } from "./file-names";
+import { hintAgrees, hintMatches, hintStartAgrees } from "./hint-check";
 import { decodeHint, encodeHint, type HintEntry, HintWriter } from "./hint-file";
 import { KeyDirectory } from "./key-directory";
 import { readMarker, writeMarker } from "./marker";
@@ -146,6 +147,8 @@ export class Store {
   #syncing: SyncGroup[] = [];
   #syncScheduled = false;
   #flushScheduled = false;
+  /** Writes resolved at once since the last one that waited for a turn (see {@link Store.#settled}). */
+  #sinceTurn = 0;
   #idle: (() => void) | null = null;
   readonly #cache: ValueCache;
 
@@ -165,6 +168,14 @@ export class Store {
     }
     const readOnly = options.readOnly ?? false;
     const real = ensureDirectory(dir, options.create ?? !readOnly);
+    if (readOnly && !isStore(real)) {
+      // Not an empty store: a read-only open would otherwise leave a LOCK file in any directory it is pointed at.
+      throw new KvError(
+        "ERR_KV_NO_STORE",
+        `${real} is not a rafkv store (no LOCK or data files)`,
+        real,
+      );
+    }
     const lock = StoreLock.acquire(real, readOnly);
     const store = new Store(real, lock, options);
     try {
@@ -206,6 +217,7 @@ export class Store {
     const lastId = ids.at(-1);
     this.#nextId = Math.max(firstLive, (lastId ?? 0) + 1, 1);
     const tombs = new Map<string, number>();
+    const lost: { id: number; bytes: number; at: number }[] = [];
     const torn: { file: DataFile; offset: number; id: number }[] = [];
     const zeroTails: DataFile[] = [];
     let corrupt = false;
@@ -221,16 +233,35 @@ export class Store {
         collect?.add(h.id, h.timestamp, h.valueLength, h.offset);
       };
       let from = 0;
-      if (listing.hintIds.has(id)) {
-        const hint = decodeHint(readWholeFile(inDir(this.dir, hintFileName(id))));
-        if (hint && hint.coveredLength <= file.size) {
+      const hasHint = listing.hintIds.has(id);
+      const hintPath = inDir(this.dir, hintFileName(id));
+      const hint = hasHint ? decodeHint(readWholeFile(hintPath)) : null;
+      // Repair reads every record (damage inside a hinted file shows only when its bytes are read), and keeps
+      // what it read for comparing with the hint.
+      const seen: HintEntry[] | null = repair && hint ? [] : null;
+      const dataLost =
+        hint !== null && hint.coveredLength > file.size && hintStartAgrees(file, hint.entries);
+      let stale = hasHint && hint === null; // damaged
+      if (dataLost) {
+        // A hint is written only after the bytes it covers were synced: the data file lost some since. The hint
+        // stays as the evidence until a repair has dealt with it.
+        lost.push({ id, bytes: hint.coveredLength - file.size, at: file.size });
+        stale = repair;
+      } else if (hint && !repair) {
+        if (hint.coveredLength <= file.size && hintAgrees(file, hint.entries)) {
           for (const h of hint.entries) apply(h);
           from = hint.coveredLength;
-        }
+        } else stale = true; // restored or copied from other data
       }
-      const result = scanDataFile(file, from, (header, key, offset) =>
-        apply({ id: key, timestamp: header.timestamp, valueLength: header.valueLength, offset }),
-      );
+      const result = scanDataFile(file, from, (header, key, offset) => {
+        const h = { id: key, timestamp: header.timestamp, valueLength: header.valueLength, offset };
+        seen?.push(h);
+        apply(h);
+      });
+      if (hint && seen && !hintMatches(hint.entries, seen)) stale = true;
+      // A hint that does not describe its data was not used, and goes (derived data: the file gets a new one when
+      // a compaction rewrites it).
+      if (stale && writable) fs.rmSync(hintPath, { force: true });
       // A zero tail: zeros written ahead of the appends (a writer killed or still running), not damage.
       if (result.zeroTail > 0) file.setContentEnd(file.size - result.zeroTail);
       const tornTail = result.damage.some((d) => d.kind === "torn-tail"); // cut at the torn tail, zeros and all
@@ -250,6 +281,16 @@ export class Store {
           bytes: (d.resumeAt ?? d.offset) - d.offset,
         });
       }
+    }
+    for (const l of lost) {
+      corrupt = true;
+      this.#recovery.push({
+        file: dataFileName(l.id),
+        offset: l.at,
+        kind: "corrupt",
+        action: repair && writable ? "skipped" : "ignored",
+        bytes: l.bytes,
+      });
     }
     if (corrupt && !repair && writable) {
       const first = this.#recovery.find((r) => r.kind === "corrupt")!;
@@ -421,15 +462,28 @@ export class Store {
     file.readAt(offset, buf, 0, size);
     const header = decodeHeader(buf, 0);
     if (!header || header.timestamp !== keydir.timestamp(slot) || !checkRecord(buf, 0, size)) {
-      throw new KvError(
-        "ERR_KV_CORRUPT",
-        `record of key ${JSON.stringify(id)} in ${dataFileName(fileId)} at offset ${offset} is corrupt`,
-        file.path,
-      );
+      throw this.#foundCorrupt(id, fileId, offset, size, "");
     }
     const start = HEADER_SIZE + header.keyLength;
     keydir.setCache(slot, this.#cache.add(buf, start, size));
     return copyOut(buf, start, size);
+  }
+
+  /**
+   * A record that failed its check when read (damage a hint file hid at open): reported in {@link Store.recovery}
+   * and, as damage found at open would, it makes the store read-only until it is opened with `repair`.
+   */
+  #foundCorrupt(id: string, fileId: number, offset: number, size: number, what: string): KvError {
+    const file = dataFileName(fileId);
+    if (!this.#recovery.some((r) => r.file === file && r.offset === offset)) {
+      this.#recovery.push({ file, offset, kind: "corrupt", action: "ignored", bytes: size });
+    }
+    this.#readOnlyReason ??= `corrupt record in ${file} at offset ${offset} (open with repair to drop it)`;
+    return new KvError(
+      "ERR_KV_CORRUPT",
+      `record of key ${JSON.stringify(id)} in ${file} at offset ${offset} is corrupt${what}; the store is read-only until it is opened with repair`,
+      this.#files.get(fileId)?.path ?? this.dir,
+    );
   }
 
   // ---------------------------------------------------------------- writes
@@ -484,8 +538,10 @@ export class Store {
       this.#rotate();
       active = this.#active!;
     }
-    // Encoded straight into the file's append buffer: no record is allocated.
-    encodeRecordInto(active.buffer, active.reserve(size), ts, id, value);
+    // Encoded straight into the file's append buffer: no record is allocated. `reserve` first: for a record
+    // larger than the buffer it swaps in a bigger one.
+    const at = active.reserve(size);
+    encodeRecordInto(active.buffer, at, ts, id, value);
     const offset = active.commit(size);
     if (value === null) this.#keydir.delete(id);
     else {
@@ -501,7 +557,7 @@ export class Store {
       const active = this.#active!;
       active.datasync();
       this.#preallocate(active);
-      return Promise.resolve();
+      return this.#settled();
     }
     if (this.sync === "batch") {
       let group = this.#group;
@@ -525,7 +581,19 @@ export class Store {
         if (!this.#closed) this.#active?.flush();
       });
     }
-    return Promise.resolve();
+    return this.#settled();
+  }
+
+  /**
+   * The promise of a write that is durable already (`always`, `never`). While a compaction runs, every so many of
+   * them resolve a turn later instead: a writer awaiting each put in a loop never leaves the microtask queue
+   * otherwise, and the compaction, which goes on in later turns, would wait for it to stop.
+   */
+  #settled(): Promise<void> {
+    if (this.#compaction === null) return Promise.resolve();
+    if (++this.#sinceTurn < (this.sync === "always" ? 8 : 256)) return Promise.resolve();
+    this.#sinceTurn = 0;
+    return new Promise((resolve) => setImmediate(resolve));
   }
 
   #scheduleGroupSync(): void {
@@ -702,9 +770,12 @@ export class Store {
         const record = buf.subarray(0, entry.size);
         this.#files.get(entry.file)!.readAt(entry.offset, record, 0, entry.size);
         if (!checkRecord(record, 0, entry.size)) {
-          throw new KvError(
-            "ERR_KV_CORRUPT",
-            `record of key ${JSON.stringify(id)} in ${dataFileName(entry.file)} at offset ${entry.offset} is corrupt; compaction stopped`,
+          throw this.#foundCorrupt(
+            id,
+            entry.file,
+            entry.offset,
+            entry.size,
+            "; compaction stopped",
           );
         }
         if (out === null || (out.file.size > 0 && out.file.size + entry.size > this.#maxFileSize)) {
@@ -893,8 +964,10 @@ export class Store {
       if (this.#compaction) await this.#compaction.catch(() => undefined);
       while (this.#syncing.length > 0) await new Promise<void>((resolve) => (this.#idle = resolve));
       this.#idle = null;
+      // Only a writable open has an active file. Sealed even when damage found since made the store read-only:
+      // the writes acknowledged before it are in there.
       const active = this.#active;
-      if (active && this.#readOnlyReason === undefined) {
+      if (active) {
         try {
           active.seal();
         } catch (error) {
@@ -953,17 +1026,10 @@ function cutTail(file: DataFile, end: number): void {
   file.setContentEnd(end);
 }
 
-function hintMatches(hint: readonly HintEntry[], seen: readonly HintEntry[]): boolean {
-  const byOffset = new Map(seen.map((s) => [s.offset, s]));
-  return hint.every((h) => {
-    const s = byOffset.get(h.offset);
-    return (
-      s !== undefined &&
-      s.id === h.id &&
-      s.timestamp === h.timestamp &&
-      s.valueLength === h.valueLength
-    );
-  });
+/** Whether `dir` holds a store: a writable open leaves a LOCK file, and a store's data outlives any LOCK. */
+function isStore(dir: string): boolean {
+  if (fs.existsSync(inDir(dir, LOCK_FILE)) || fs.existsSync(inDir(dir, MARKER_FILE))) return true;
+  return listStore(dir).dataIds.length > 0;
 }
 
 function ensureDirectory(dir: string, create: boolean): string {
