@@ -3,11 +3,18 @@ import * as path from "node:path";
 import { Command, CommanderError, Option } from "commander";
 import { createColors } from "picocolors";
 import { ENGINE_NAMES, type EngineName } from "./bench/engines";
-import { utf8 } from "./bytes";
 import { KvError } from "./errors";
 import type { SyncMode } from "./options";
+import { OutputSink, type SinkStream } from "./output-sink";
 import { progressBar } from "./progress";
-import { open, type Store } from "./store";
+import {
+  type CompactionResult,
+  open,
+  type RecoveryIssue,
+  type Store,
+  type StoreStats,
+} from "./store";
+import { encodeText, TEXT_ENCODINGS, type TextEncoding } from "./text-encoding";
 
 /** Exit codes of `rafkv`. */
 export const EXIT = {
@@ -26,7 +33,7 @@ export const EXIT = {
 
 /** Where the CLI writes; injectable for tests. */
 export interface CliIo {
-  readonly stdout: NodeJS.WritableStream & { isTTY?: boolean };
+  readonly stdout: SinkStream & { isTTY?: boolean };
   readonly stderr: NodeJS.WriteStream;
   readonly stdin: NodeJS.ReadableStream;
 }
@@ -45,6 +52,9 @@ function colorsFor(stream: { isTTY?: boolean }) {
  */
 export async function runCli(args: readonly string[], io: CliIo = process): Promise<number> {
   const err = (msg: string) => io.stderr.write(`${msg}\n`);
+  // The reader of stdout may go away (`| head`): stop writing quietly. stderr's errors cannot be reported anywhere.
+  const sink = new OutputSink(io.stdout);
+  io.stderr.on("error", () => undefined);
   const out = colorsFor(io.stdout);
   const pc = colorsFor(io.stderr);
   let code: number = EXIT.ok;
@@ -61,7 +71,7 @@ export async function runCli(args: readonly string[], io: CliIo = process): Prom
     .description("rafkv: an embedded, crash-safe key-value store (Bitcask design) built on rafkit")
     .version("0.0.0")
     .exitOverride()
-    .configureOutput({ writeOut: (s) => io.stdout.write(s), writeErr: (s) => io.stderr.write(s) })
+    .configureOutput({ writeOut: (s) => void sink.write(s), writeErr: (s) => io.stderr.write(s) })
     .showHelpAfterError("(rafkv --help for usage)")
     .addHelpText(
       "after",
@@ -70,7 +80,9 @@ Examples:
   rafkv ./db put greeting hello        store a value (creates ./db if its parent exists)
   cat photo.jpg | rafkv ./db put photo -   store stdin as the value
   rafkv ./db get greeting              print a value (raw bytes)
+  rafkv ./db get photo --encoding hex  print a value as hex
   rafkv ./db scan user:                list keys starting with "user:"
+  rafkv ./db scan --json -e base64     every key and value as JSON lines, binary-safe
   rafkv ./db verify                    check every record's CRC
   rafkv /tmp/scratch bench             YCSB-like benchmark vs lmdb and classic-level
 
@@ -81,6 +93,8 @@ Exit codes: 0 ok, 1 key not found, 2 bad usage or no store, 3 locked, 4 corrupt,
       throw new KvError("ERR_KV_INVALID_ARG", "missing store directory: rafkv <dir> <command>");
     return dir;
   };
+  const encodingOption = (description: string) =>
+    new Option("-e, --encoding <encoding>", description).choices(TEXT_ENCODINGS);
   const syncOption = () =>
     new Option("--sync <mode>", "when to fsync")
       .choices(["always", "batch", "never"])
@@ -99,9 +113,16 @@ Exit codes: 0 ok, 1 key not found, 2 bad usage or no store, 3 locked, 4 corrupt,
 
   program
     .command("get")
-    .description("print the value of KEY (raw bytes; a newline is added on a terminal)")
+    .description(
+      "print the value of KEY: raw bytes (a newline is added on a terminal), or with --encoding as a line of text",
+    )
     .argument("<key>")
-    .action(async (key: string) => {
+    .addOption(
+      encodingOption(
+        "print the value as a line of text: utf8 (invalid bytes become U+FFFD), or hex or base64 (exact); default: raw bytes",
+      ),
+    )
+    .action(async (key: string, opts: { encoding?: TextEncoding }) => {
       await withStore(needDir(), { readOnly: true }, async (db) => {
         warnRecovery(db, err, pc);
         const value = await db.get(key);
@@ -110,8 +131,11 @@ Exit codes: 0 ok, 1 key not found, 2 bad usage or no store, 3 locked, 4 corrupt,
           code = EXIT.notFound;
           return;
         }
-        io.stdout.write(value);
-        if (io.stdout.isTTY) io.stdout.write("\n");
+        if (opts.encoding !== undefined) await sink.write(`${encodeText(value, opts.encoding)}\n`);
+        else {
+          await sink.write(value);
+          if (io.stdout.isTTY) await sink.write("\n");
+        }
       });
     });
 
@@ -135,21 +159,33 @@ Exit codes: 0 ok, 1 key not found, 2 bad usage or no store, 3 locked, 4 corrupt,
     .description("list keys (and values) in byte order, optionally only those starting with PREFIX")
     .argument("[prefix]")
     .option("-k, --keys-only", "print keys only")
-    .option("--json", "print one JSON object per line")
-    .action(async (prefix: string | undefined, opts: { keysOnly?: boolean; json?: boolean }) => {
-      await withStore(needDir(), { readOnly: true }, async (db) => {
-        warnRecovery(db, err, pc);
-        const options = prefix === undefined ? {} : { prefix };
-        for await (const [k, v] of db.entries(options)) {
-          const key = utf8(k);
-          if (opts.json) {
-            io.stdout.write(
-              `${JSON.stringify(opts.keysOnly ? { key } : { key, value: utf8(v) })}\n`,
-            );
-          } else io.stdout.write(opts.keysOnly ? `${key}\n` : `${key}\t${utf8(v)}\n`);
-        }
-      });
-    });
+    .option("--json", 'print one JSON object per line: {"key": ..., "value": ...}')
+    .addOption(
+      encodingOption(
+        "how to print keys and values: utf8 (invalid bytes become U+FFFD), or hex or base64 (exact, for binary data)",
+      ).default("utf8"),
+    )
+    .action(
+      async (
+        prefix: string | undefined,
+        opts: { keysOnly?: boolean; json?: boolean; encoding: TextEncoding },
+      ) => {
+        await withStore(needDir(), { readOnly: true }, async (db) => {
+          warnRecovery(db, err, pc);
+          const options = prefix === undefined ? {} : { prefix };
+          const text = (bytes: Uint8Array) => encodeText(bytes, opts.encoding);
+          for await (const [k, v] of db.entries(options)) {
+            const key = text(k);
+            const line = opts.json
+              ? `${JSON.stringify(opts.keysOnly ? { key } : { key, value: text(v) })}\n`
+              : opts.keysOnly
+                ? `${key}\n`
+                : `${key}\t${text(v)}\n`;
+            if (!(await sink.write(line))) break; // the reader went away
+          }
+        });
+      },
+    );
 
   program
     .command("compact")
@@ -157,13 +193,17 @@ Exit codes: 0 ok, 1 key not found, 2 bad usage or no store, 3 locked, 4 corrupt,
     .option("--repair", "drop corrupt records instead of refusing to write")
     .action(async (opts: { repair?: boolean }) => {
       await withStore(needDir(), { create: false, repair: opts.repair ?? false }, async (db) => {
+        const dropped = db.recovery.filter((r) => r.action === "skipped");
+        if (dropped.length > 0 && db.stats().compactions > 0) {
+          // The repair ran inside open: it dropped the damage and compacted; another compaction has nothing to do.
+          await sink.write(`${repairSummary(dropped, db.stats())}\n`);
+          return;
+        }
         const bar = progressBar("compact", "records", io.stderr);
         try {
           const r = await db.compact({ onProgress: (done, total) => bar.update(done, total) });
           bar.stop();
-          io.stdout.write(
-            `compacted ${r.records} live records: ${r.filesBefore} → ${r.filesAfter} files, ${bytes(r.bytesBefore)} → ${bytes(r.bytesAfter)}\n`,
-          );
+          await sink.write(`${compactionSummary(r)}\n`);
         } finally {
           bar.stop();
         }
@@ -178,10 +218,10 @@ Exit codes: 0 ok, 1 key not found, 2 bad usage or no store, 3 locked, 4 corrupt,
       await withStore(needDir(), { readOnly: true }, async (db) => {
         const s = db.stats();
         if (opts.json) {
-          io.stdout.write(`${JSON.stringify(s, null, 2)}\n`);
+          await sink.write(`${JSON.stringify(s, null, 2)}\n`);
           return;
         }
-        io.stdout.write(
+        await sink.write(
           [
             `store      ${s.dir}`,
             `keys       ${s.keys}`,
@@ -210,7 +250,7 @@ Exit codes: 0 ok, 1 key not found, 2 bad usage or no store, 3 locked, 4 corrupt,
         for (const t of r.tornTails)
           err(`${pc.yellow("note")} ${t} (cut off by the next writable open)`);
         for (const p of r.problems) err(`${pc.red("problem")} ${p}`);
-        io.stdout.write(
+        await sink.write(
           `${r.ok ? out.green("ok") : out.red("FAILED")}: ${r.files} files, ${r.records} records, ${bytes(r.bytes)}${r.ok ? "" : `, ${r.problems.length} problems`}\n`,
         );
         if (!r.ok) code = EXIT.corrupt;
@@ -274,15 +314,15 @@ Exit codes: 0 ok, 1 key not found, 2 bad usage or no store, 3 locked, 4 corrupt,
             onProgress: (done, total, phase) => bar.update(done, total, phase),
           });
           bar.stop();
-          io.stdout.write(
+          await sink.write(
             `${opts.records} records, ${opts.valueSize}-byte values, ${opts.ops} ops per workload, ${opts.concurrency} writes in flight\n${benchConfigs(report.results)}\n\n${benchSummary(report)}\n`,
           );
-          if (opts.table) io.stdout.write(`\n${benchTable(report)}\n`);
+          if (opts.table) await sink.write(`\n${benchTable(report)}\n`);
           if (opts.out) {
             fs.mkdirSync(opts.out, { recursive: true });
             fs.writeFileSync(path.join(opts.out, "bench.json"), benchJson(report));
             fs.writeFileSync(path.join(opts.out, "bench.svg"), benchChart(report));
-            io.stdout.write(
+            await sink.write(
               `\nwrote ${path.join(opts.out, "bench.json")} and ${path.join(opts.out, "bench.svg")}\n`,
             );
           }
@@ -295,6 +335,8 @@ Exit codes: 0 ok, 1 key not found, 2 bad usage or no store, 3 locked, 4 corrupt,
 
   try {
     await program.parseAsync(rest, { from: "user" });
+    await sink.flush();
+    if (sink.error) return report(sink.error, err);
     return code;
   } catch (error) {
     if (error instanceof CommanderError) {
@@ -356,6 +398,28 @@ async function readAll(stream: NodeJS.ReadableStream): Promise<Uint8Array> {
   for await (const chunk of stream)
     chunks.push(typeof chunk === "string" ? Buffer.from(chunk) : chunk);
   return Buffer.concat(chunks);
+}
+
+/** What `compact --repair` did when open found damage: records dropped, the rest rewritten by open's compaction. */
+function repairSummary(dropped: readonly RecoveryIssue[], stats: StoreStats): string {
+  const lost = dropped.reduce((sum, r) => sum + r.bytes, 0);
+  const files = [...new Set(dropped.map((r) => r.file))].join(", ");
+  return `repaired: dropped ${plural(dropped.length, "corrupt region")} (${bytes(lost)}) in ${files}; rewrote the ${plural(stats.keys, "live key")} into clean files (${bytes(stats.totalBytes)})`;
+}
+
+/** What a compaction did, counting the data files it wrote but not the (empty) active file it leaves. */
+function compactionSummary(r: CompactionResult): string {
+  if (r.records === 0 && r.bytesBefore === r.bytesAfter)
+    return `nothing to compact: no old records to rewrite or drop (${bytes(r.bytesAfter)} of data)`;
+  // Afterwards the store holds the active file and the files the compaction wrote: nothing else writes while the
+  // CLI holds the write lock, so nothing rotated the active file meanwhile.
+  const written = r.filesAfter - 1;
+  const reclaimed = r.bytesBefore - r.bytesAfter;
+  return `compacted ${plural(r.records, "live record")} into ${plural(written, "data file")}: ${bytes(r.bytesBefore)} → ${bytes(r.bytesAfter)}${reclaimed > 0 ? ` (${bytes(reclaimed)} reclaimed)` : ""}`;
+}
+
+function plural(n: number, noun: string): string {
+  return `${n.toLocaleString("en-US")} ${noun}${n === 1 ? "" : "s"}`;
 }
 
 function toInt(value: string): number {

@@ -15,7 +15,7 @@ export interface DemoOptions {
   /** Records and operations per workload of the closing benchmark (default 20 000). */
   readonly benchRecords?: number;
   readonly out?: NodeJS.WritableStream;
-  /** Where progress bars go (drawn only on a terminal). */
+  /** Where progress goes: a bar on a terminal, a few plain lines otherwise. Default stderr. */
   readonly err?: NodeJS.WriteStream;
 }
 
@@ -60,10 +60,15 @@ export async function runDemo(options: DemoOptions = {}): Promise<void> {
     );
 
     step("3. reading every record back and checking it");
+    bar = progressBar("verify", "records", err);
     t = performance.now();
     let bad = 0;
-    for (let i = 0; i < RECORDS; i++)
+    for (let i = 0; i < RECORDS; i++) {
       if ((await db.getString(benchKey(i))) !== recordValue(i)) bad++;
+      if ((i + 1) % 1000 === 0) bar.update(i + 1, RECORDS);
+    }
+    bar.update(RECORDS, RECORDS);
+    bar.stop();
     ms = performance.now() - t;
     if (bad > 0) throw new Error(`${bad} records read back wrong`);
     done(

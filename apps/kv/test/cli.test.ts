@@ -1,12 +1,28 @@
-import { spawnSync } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
 import * as fs from "node:fs";
 import * as path from "node:path";
-import { PassThrough, Readable } from "node:stream";
+import { PassThrough, Readable, Writable } from "node:stream";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import { open } from "../src";
 import { EXIT, runCli } from "../src/cli-main";
 import { dataFiles, flipByte, tempDir } from "./helpers";
+
+const CLI = fileURLToPath(new URL("../dist/cli.js", import.meta.url));
+
+function capture() {
+  const chunks: Buffer[] = [];
+  const stream = new PassThrough();
+  stream.on("data", (d: Buffer) => chunks.push(d));
+  return {
+    stream: stream as unknown as NodeJS.WriteStream,
+    text: () => Buffer.concat(chunks).toString(),
+  };
+}
+
+function sinkStream(): NodeJS.WriteStream {
+  return capture().stream;
+}
 
 async function rafkv(args: string[], stdin: Uint8Array = new Uint8Array()) {
   const out: Buffer[] = [];
@@ -51,7 +67,15 @@ describe("rafkv CLI", () => {
 
     const compact = await rafkv([dir, "compact"]);
     expect(compact.code).toBe(EXIT.ok);
-    expect(compact.out).toMatch(/compacted 4 live records/);
+    // One data file in, one out: the new (empty) active file is not counted.
+    expect(compact.out).toMatch(
+      /^compacted 4 live records into 1 data file: \d+ B → \d+ B \(\d+ B reclaimed\)\n$/,
+    );
+    // Not a terminal: plain progress lines, no cursor codes.
+    expect(compact.err).toMatch(/^compact 100% 4\/4 records\n$/m);
+    expect(compact.err).not.toContain("\x1b");
+    const again = await rafkv([dir, "compact"]);
+    expect(again.out).toMatch(/^compacted 4 live records into 1 data file: (\d+ B) → \1\n$/);
     const stats = await rafkv([dir, "stats", "--json"]);
     expect(JSON.parse(stats.out)).toMatchObject({ keys: 4, readOnly: true });
     expect((await rafkv([dir, "stats"])).out).toMatch(/keys\s+4/);
@@ -93,7 +117,12 @@ describe("rafkv CLI", () => {
     const get = await rafkv([dir, "get", "k3"]);
     expect(get.out).toBe("value-3");
     expect(get.err).toMatch(/warning/);
-    expect((await rafkv([dir, "compact", "--repair"])).code).toBe(EXIT.ok);
+    const repair = await rafkv([dir, "compact", "--repair"]);
+    expect(repair.code).toBe(EXIT.ok);
+    // open's repair compacted already: say what it did, rather than "compacted 0 live records".
+    expect(repair.out).toMatch(
+      /^repaired: dropped 1 corrupt region \(\d+ B\) in 0000000001\.data; rewrote the 4 live keys into clean files \(\d+ B\)\n$/,
+    );
     expect((await rafkv([dir, "verify"])).code).toBe(EXIT.ok);
     expect((await rafkv([dir, "get", "k4"])).out).toBe("value-4");
   });
@@ -111,5 +140,185 @@ describe("rafkv CLI", () => {
     const miss = spawnSync(process.execPath, [cli, dir, "get", "zz"], { encoding: "utf8" });
     expect(miss.status).toBe(EXIT.notFound);
     expect(miss.stderr).toContain("key not found: zz");
+  });
+});
+
+describe("rafkv CLI output", () => {
+  it("scan and get print binary keys and values exactly with --encoding hex or base64", async () => {
+    const dir = path.join(tempDir(), "db");
+    const db = await open(dir);
+    const key = new Uint8Array([0xff, 0x00, 0x41]);
+    const value = new Uint8Array([0, 1, 0xfe, 0x80, 10]);
+    await db.put(key, value);
+    await db.put("text", "héllo");
+    await db.close();
+    const hexKey = Buffer.from(key).toString("hex");
+    const b64 = (b: Uint8Array) => Buffer.from(b).toString("base64");
+
+    const hex = await rafkv([dir, "scan", "--encoding", "hex"]);
+    expect(hex.code).toBe(EXIT.ok);
+    expect(hex.out).toBe(
+      `${Buffer.from("text").toString("hex")}\t${Buffer.from("héllo").toString("hex")}\n${hexKey}\t${Buffer.from(value).toString("hex")}\n`,
+    );
+    const json = await rafkv([dir, "scan", "--json", "-e", "base64"]);
+    const rows = json.out
+      .trim()
+      .split("\n")
+      .map((l) => JSON.parse(l) as { key: string; value: string });
+    expect(rows.map((r) => new Uint8Array(Buffer.from(r.value, "base64")))).toEqual([
+      new Uint8Array(Buffer.from("héllo")),
+      value,
+    ]);
+    expect(rows[1]!.key).toBe(b64(key));
+    expect((await rafkv([dir, "scan", "-k", "-e", "base64"])).out).toBe(
+      `${b64(Buffer.from("text"))}\n${b64(key)}\n`,
+    );
+    // The default stays UTF-8 text.
+    expect((await rafkv([dir, "scan", "te"])).out).toBe("text\théllo\n");
+
+    expect((await rafkv([dir, "get", "text", "--encoding", "hex"])).out).toBe(
+      `${Buffer.from("héllo").toString("hex")}\n`,
+    );
+    expect((await rafkv([dir, "get", "text", "-e", "utf8"])).out).toBe("héllo\n");
+    expect((await rafkv([dir, "get", "text"])).stdout).toEqual(Buffer.from("héllo"));
+    const bad = await rafkv([dir, "scan", "--encoding", "latin1"]);
+    expect(bad.code).toBe(EXIT.usage);
+    expect(bad.err).toMatch(/Allowed choices are utf8, hex, base64/);
+    const help = await rafkv([dir, "scan", "--help"]);
+    expect(help.out).toMatch(/--encoding <encoding>.*hex.*base64/s);
+  });
+
+  it("says what a compaction of deleted records did, and when there was nothing to do", async () => {
+    const dir = path.join(tempDir(), "db");
+    await rafkv([dir, "put", "k", "v"]);
+    await rafkv([dir, "del", "k"]);
+    const first = await rafkv([dir, "compact"]);
+    expect(first.out).toMatch(
+      /^compacted 0 live records into 0 data files: (\d+) B → 0 B \(\1 B reclaimed\)\n$/,
+    );
+    const second = await rafkv([dir, "compact"]);
+    expect(second.out).toBe(
+      "nothing to compact: no old records to rewrite or drop (0 B of data)\n",
+    );
+  });
+
+  it("waits for 'drain' while scanning instead of buffering everything", async () => {
+    const dir = path.join(tempDir(), "db");
+    const db = await open(dir, { sync: "never" });
+    for (let i = 0; i < 500; i++)
+      await db.put(`key-${String(i).padStart(4, "0")}`, "v".repeat(200));
+    await db.close();
+    let maxBuffered = 0;
+    let lines = 0;
+    const stdout = new Writable({
+      highWaterMark: 4096,
+      write(chunk: Buffer, _enc, callback) {
+        maxBuffered = Math.max(maxBuffered, this.writableLength);
+        lines += chunk.toString().split("\n").length - 1;
+        setImmediate(callback); // a slow reader
+      },
+    });
+    const code = await runCli([dir, "scan"], {
+      stdout,
+      stderr: sinkStream(),
+      stdin: Readable.from([]),
+    });
+    expect(code).toBe(EXIT.ok);
+    expect(lines).toBe(500);
+    // 500 lines of ~210 bytes: ~100 KiB if nothing waited; with 'drain', at most the high-water mark and a line.
+    expect(maxBuffered).toBeLessThan(4096 + 512);
+  });
+
+  it("stops quietly with exit 0 when the reader of stdout goes away (EPIPE)", async () => {
+    const dir = path.join(tempDir(), "db");
+    const db = await open(dir, { sync: "never" });
+    for (let i = 0; i < 200; i++) await db.put(`k${String(i).padStart(3, "0")}`, "value");
+    await db.close();
+    let writes = 0;
+    const stdout = new Writable({
+      highWaterMark: 64,
+      write(_chunk, _enc, callback) {
+        writes++;
+        if (writes < 3) callback();
+        else callback(Object.assign(new Error("write EPIPE"), { code: "EPIPE", errno: -32 }));
+      },
+    });
+    const stderr = capture();
+    const code = await runCli([dir, "scan", "-k"], {
+      stdout,
+      stderr: stderr.stream,
+      stdin: Readable.from([]),
+    });
+    expect(code).toBe(EXIT.ok);
+    expect(stderr.text()).toBe("");
+    expect(writes).toBeLessThan(10); // it stopped writing
+
+    // Other errors of stdout are reported, with a failure exit code.
+    const eio = new Writable({
+      write(_chunk, _enc, callback) {
+        callback(Object.assign(new Error("write EIO"), { code: "EIO" }));
+      },
+    });
+    const failed = capture();
+    const code2 = await runCli([dir, "get", "k001"], {
+      stdout: eio,
+      stderr: failed.stream,
+      stdin: Readable.from([]),
+    });
+    expect(code2).toBe(EXIT.failure);
+    expect(failed.text()).toMatch(/rafkv: write EIO/);
+  });
+
+  it("rejects a directory that holds no store, creating nothing in it", async () => {
+    const dir = path.join(tempDir(), "x");
+    fs.mkdirSync(dir);
+    fs.writeFileSync(path.join(dir, "notes.txt"), "hi\n");
+    const verify = await rafkv([dir, "verify"]);
+    expect(verify.code).toBe(EXIT.usage);
+    expect(verify.err).toMatch(/not a rafkv store/);
+    expect(fs.readdirSync(dir)).toEqual(["notes.txt"]);
+  });
+});
+
+describe.skipIf(!fs.existsSync(CLI))("rafkv binary on a closed pipe", () => {
+  /** Runs the built CLI, closing its stdout after `keep` bytes (0: before it writes anything). */
+  function runClosingStdout(args: string[], keep: number) {
+    return new Promise<{ code: number | null; signal: string | null; stderr: string; got: number }>(
+      (resolve, reject) => {
+        const child = spawn(process.execPath, [CLI, ...args], {
+          stdio: ["ignore", "pipe", "pipe"],
+        });
+        let got = 0;
+        let stderr = "";
+        if (keep === 0) child.stdout.destroy();
+        else
+          child.stdout.on("data", (d: Buffer) => {
+            got += d.length;
+            if (got >= keep) child.stdout.destroy();
+          });
+        child.stderr.on("data", (d: Buffer) => {
+          stderr += String(d);
+        });
+        child.on("error", reject);
+        child.on("close", (code, signal) => resolve({ code, signal, stderr, got }));
+      },
+    );
+  }
+
+  it("scan | head and get | head -c 0 exit 0 without a stack trace", async () => {
+    const dir = path.join(tempDir(), "db");
+    const db = await open(dir, { sync: "never" });
+    // Far more than a pipe's buffer (64 KiB), so that the writer meets the closed pipe.
+    for (let i = 0; i < 3000; i++) await db.put(`k${String(i).padStart(5, "0")}`, "v".repeat(300));
+    await db.put("big", new Uint8Array(1 << 20).fill(7));
+    await db.close();
+
+    const scan = await runClosingStdout([dir, "scan"], 2);
+    expect(scan.stderr).toBe("");
+    expect(scan.code).toBe(0);
+    expect(scan.got).toBeLessThan(3000 * 300);
+    const get = await runClosingStdout([dir, "get", "big"], 0);
+    expect(get.stderr).toBe("");
+    expect(get.code).toBe(0);
   });
 });
