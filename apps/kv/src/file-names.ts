@@ -7,11 +7,14 @@ import * as path from "node:path";
  * - `0000000001.hint`: the hint file of a data file (its key directory entries, CRC-checked);
  * - `MERGED`: the compaction marker, naming the first data file id still in use (all lower ids are obsolete);
  * - `LOCK`: the lock file, holding the writer's pid;
+ * - `DAMAGED`: damaged records a read found after open, until a repair (see `damage-file.ts`);
  * - `*.tmp`: files being written (a compaction output, a hint, a marker), removed on open.
  */
 export const LOCK_FILE = "LOCK";
 /** See {@link LOCK_FILE}. */
 export const MARKER_FILE = "MERGED";
+/** See {@link LOCK_FILE}. */
+export const DAMAGE_FILE = "DAMAGED";
 
 /** `0000000042.data`. */
 export function dataFileName(id: number): string {

@@ -1,28 +1,26 @@
 import { keyIdOf } from "./bytes";
 import type { DataFile } from "./data-file";
 import type { HintEntry } from "./hint-file";
-import { checkRecord, decodeHeader, HEADER_SIZE, recordSize } from "./record";
+import { decodeHeader, HEADER_SIZE, recordSize } from "./record";
 
 /**
- * Whether a hint describes this data file, checked cheaply at open: its first and last entries must be valid
- * records there, with the key, timestamp and value length the hint gives. A hint restored or copied from other
- * data fails this (timestamps are microseconds, so two stores' records differ); damage between those two records
- * is found when the records are read, by `verify`, or by a repair, which scans every data file.
+ * Where a hint and its data file disagree, checked cheaply at open: the offset of its first or last entry when that
+ * is not a record there with the key, timestamp and lengths the hint gives (its header and key are read, not its
+ * value), else -1. Timestamps are microseconds, so a hint of other data (restored or copied from elsewhere) fails
+ * too. Damage to values, or between those two records, is found when the records are read, by `verify`, or by a
+ * repair, which scans every data file.
  */
-export function hintAgrees(file: DataFile, entries: readonly HintEntry[]): boolean {
-  return (
-    hintStartAgrees(file, entries) && (entries.length === 0 || recordAgrees(file, entries.at(-1)!))
-  );
-}
-
-/** Whether a hint's first entry is a valid record of this data file: the hint was written for it. */
-export function hintStartAgrees(file: DataFile, entries: readonly HintEntry[]): boolean {
-  return entries.length === 0 || recordAgrees(file, entries[0]!);
+export function hintMismatch(file: DataFile, entries: readonly HintEntry[]): number {
+  if (entries.length === 0) return -1;
+  const first = entries[0]!;
+  if (!recordAgrees(file, first)) return first.offset;
+  const last = entries.at(-1)!;
+  return recordAgrees(file, last) ? -1 : last.offset;
 }
 
 function recordAgrees(file: DataFile, h: HintEntry): boolean {
-  const size = recordSize(h.id.length, h.valueLength);
-  if (h.offset < 0 || h.offset + size > file.size) return false;
+  const size = HEADER_SIZE + h.id.length;
+  if (h.offset < 0 || h.offset + recordSize(h.id.length, h.valueLength) > file.size) return false;
   const bytes = new Uint8Array(size);
   file.readAt(h.offset, bytes, 0, size);
   const header = decodeHeader(bytes, 0);
@@ -31,8 +29,7 @@ function recordAgrees(file: DataFile, h: HintEntry): boolean {
     header.timestamp === h.timestamp &&
     header.keyLength === h.id.length &&
     header.valueLength === h.valueLength &&
-    checkRecord(bytes, 0, size) &&
-    keyIdOf(bytes, HEADER_SIZE, HEADER_SIZE + header.keyLength) === h.id
+    keyIdOf(bytes, HEADER_SIZE, size) === h.id
   );
 }
 

@@ -2,10 +2,11 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import { setImmediate as nextTurn } from "node:timers/promises";
 import { type Bytes, isAscii, keyId, keyIdBytes, toBytes, utf8 } from "./bytes";
+import { clearDamaged, readDamaged, writeDamaged } from "./damage-file";
 import { DataFile, readWholeFile, syncDirectory, writeFileAtomic } from "./data-file";
 import { KvError } from "./errors";
 import { dataFileName, hintFileName, inDir, LOCK_FILE, listStore, MARKER_FILE } from "./file-names";
-import { hintAgrees, hintMatches, hintStartAgrees } from "./hint-check";
+import { hintMatches, hintMismatch } from "./hint-check";
 import { decodeHint, encodeHint, type HintEntry, HintWriter } from "./hint-file";
 import { KeyDirectory } from "./key-directory";
 import { readMarker, writeMarker } from "./marker";
@@ -149,6 +150,8 @@ export class Store {
   #flushScheduled = false;
   /** Writes resolved at once since the last one that waited for a turn (see {@link Store.#settled}). */
   #sinceTurn = 0;
+  /** The turn that writes wait for, while one is pending. */
+  #turn: Promise<void> | null = null;
   #idle: (() => void) | null = null;
   readonly #cache: ValueCache;
 
@@ -167,14 +170,20 @@ export class Store {
       throw new KvError("ERR_KV_INVALID_ARG", `sync must be "always", "batch" or "never"`);
     }
     const readOnly = options.readOnly ?? false;
-    const real = ensureDirectory(dir, options.create ?? !readOnly);
-    if (readOnly && !isStore(real)) {
-      // Not an empty store: a read-only open would otherwise leave a LOCK file in any directory it is pointed at.
-      throw new KvError(
-        "ERR_KV_NO_STORE",
-        `${real} is not a rafkv store (no LOCK or data files)`,
-        real,
-      );
+    if (readOnly && options.repair) {
+      throw new KvError("ERR_KV_INVALID_ARG", "repair needs a writable open (readOnly: false)");
+    }
+    const create = !readOnly && (options.create ?? true);
+    const real = ensureDirectory(dir, create);
+    if (!isStore(real)) {
+      // Nothing is created where a store was expected, nor among another program's files (a LevelDB directory,
+      // say); a read-only open would otherwise leave a LOCK file in any directory it is pointed at.
+      const why = !create
+        ? "is not a rafkv store (it has no data files)"
+        : hasForeignFiles(real)
+          ? "is not empty and holds no rafkv store"
+          : undefined;
+      if (why !== undefined) throw new KvError("ERR_KV_NO_STORE", `${real} ${why}`, real);
     }
     const lock = StoreLock.acquire(real, readOnly);
     const store = new Store(real, lock, options);
@@ -185,7 +194,15 @@ export class Store {
       lock.release();
       throw error;
     }
-    if (options.repair && store.#recovery.some((r) => r.kind === "corrupt")) await store.compact();
+    if (options.repair && store.#recovery.some((r) => r.kind === "corrupt")) {
+      try {
+        await store.compact();
+        clearDamaged(real);
+      } catch (error) {
+        await store.close();
+        throw error;
+      }
+    }
     return store;
   }
 
@@ -213,15 +230,29 @@ export class Store {
     const listing = listStore(this.dir);
     const ids = listing.dataIds.filter((id) => id >= firstLive);
     if (writable) this.#removeLeftovers(listing, firstLive, new Set(ids));
-    if (writable) this.#removeEmpty(ids);
+    if (writable) this.#removeEmpty(ids, listing.hintIds);
     const lastId = ids.at(-1);
     this.#nextId = Math.max(firstLive, (lastId ?? 0) + 1, 1);
     const tombs = new Map<string, number>();
-    const lost: { id: number; bytes: number; at: number }[] = [];
     const torn: { file: DataFile; offset: number; id: number }[] = [];
     const zeroTails: DataFile[] = [];
     let corrupt = false;
+    const damageIn = (file: string, offset: number, bytes: number) => {
+      corrupt = true;
+      if (this.#recovery.some((r) => r.file === file && r.offset === offset)) return; // seen twice
+      const action = repair && writable ? "skipped" : "ignored";
+      this.#recovery.push({ file, offset, kind: "corrupt", action, bytes });
+    };
+    const damage = (id: number, offset: number, bytes: number) =>
+      damageIn(dataFileName(id), offset, bytes);
+    // Found by reads in an earlier session (see Store.#foundCorrupt).
+    for (const d of readDamaged(this.dir)) damageIn(d.file, d.offset, d.bytes);
     for (const id of ids) {
+      const hintPath = inDir(this.dir, hintFileName(id));
+      // The hint before the data file's size: a writer that seals the file in between (a read-only open of a live
+      // store) wrote the hint after the bytes it covers, so the size taken next is at least its coverage.
+      const hasHint = listing.hintIds.has(id);
+      const hint = hasHint ? decodeHint(readWholeFile(hintPath)) : null;
       const file = DataFile.open(
         inDir(this.dir, dataFileName(id)),
         writable && id === lastId ? "rw" : "r",
@@ -233,64 +264,52 @@ export class Store {
         collect?.add(h.id, h.timestamp, h.valueLength, h.offset);
       };
       let from = 0;
-      const hasHint = listing.hintIds.has(id);
-      const hintPath = inDir(this.dir, hintFileName(id));
-      const hint = hasHint ? decodeHint(readWholeFile(hintPath)) : null;
-      // Repair reads every record (damage inside a hinted file shows only when its bytes are read), and keeps
-      // what it read for comparing with the hint.
+      // A damaged hint is derived data gone bad: the data file is scanned instead, and a writer deletes it.
+      let stale = hasHint && hint === null;
+      // Repair reads every record (damage inside a hinted file shows only when its bytes are read), and compares
+      // what it read with the hint.
       const seen: HintEntry[] | null = repair && hint ? [] : null;
-      const dataLost =
-        hint !== null && hint.coveredLength > file.size && hintStartAgrees(file, hint.entries);
-      let stale = hasHint && hint === null; // damaged
-      if (dataLost) {
-        // A hint is written only after the bytes it covers were synced: the data file lost some since. The hint
-        // stays as the evidence until a repair has dealt with it.
-        lost.push({ id, bytes: hint.coveredLength - file.size, at: file.size });
-        stale = repair;
-      } else if (hint && !repair) {
-        if (hint.coveredLength <= file.size && hintAgrees(file, hint.entries)) {
-          for (const h of hint.entries) apply(h);
-          from = hint.coveredLength;
-        } else stale = true; // restored or copied from other data
+      if (hint && hint.coveredLength > file.size) {
+        // A hint is written only after the bytes it covers were synced: the data file lost some since.
+        damage(id, file.size, hint.coveredLength - file.size);
+      }
+      if (hint && !repair) {
+        // The hint says what was written: the key directory follows it even where the data disagrees, so that a
+        // read of a damaged record fails its check instead of returning an older value.
+        const bad = hintMismatch(file, hint.entries);
+        if (bad >= 0) damage(id, bad, 0);
+        for (const h of hint.entries) apply(h);
+        from = Math.min(hint.coveredLength, file.size);
       }
       const result = scanDataFile(file, from, (header, key, offset) => {
         const h = { id: key, timestamp: header.timestamp, valueLength: header.valueLength, offset };
         seen?.push(h);
         apply(h);
       });
-      if (hint && seen && !hintMatches(hint.entries, seen)) stale = true;
-      // A hint that does not describe its data was not used, and goes (derived data: the file gets a new one when
-      // a compaction rewrites it).
-      if (stale && writable) fs.rmSync(hintPath, { force: true });
+      if (hint && seen) {
+        // Repair: the hinted records the scan did not find were damaged. Their keys go (rather than show an older
+        // value), and the hint, which no longer describes the file, with them.
+        const found = new Set(seen.map((h) => h.offset));
+        for (const h of hint.entries) {
+          if (found.has(h.offset)) continue;
+          stale = true;
+          damage(id, h.offset, recordSize(h.id.length, h.valueLength));
+          apply({ id: h.id, timestamp: h.timestamp, valueLength: -1, offset: h.offset });
+        }
+        if (!hintMatches(hint.entries, seen)) stale = true;
+      }
+      if (stale && writable) {
+        fs.rmSync(hintPath, { force: true });
+        syncDirectory(this.dir);
+      }
       // A zero tail: zeros written ahead of the appends (a writer killed or still running), not damage.
       if (result.zeroTail > 0) file.setContentEnd(file.size - result.zeroTail);
       const tornTail = result.damage.some((d) => d.kind === "torn-tail"); // cut at the torn tail, zeros and all
       if (result.zeroTail > 0 && !tornTail && writable) zeroTails.push(file);
       for (const d of result.damage) {
-        const name = dataFileName(id);
-        if (d.kind === "torn-tail") {
-          torn.push({ file, offset: d.offset, id });
-          continue;
-        }
-        corrupt = true;
-        this.#recovery.push({
-          file: name,
-          offset: d.offset,
-          kind: "corrupt",
-          action: repair && writable ? "skipped" : "ignored",
-          bytes: (d.resumeAt ?? d.offset) - d.offset,
-        });
+        if (d.kind === "torn-tail") torn.push({ file, offset: d.offset, id });
+        else damage(id, d.offset, (d.resumeAt ?? d.offset) - d.offset);
       }
-    }
-    for (const l of lost) {
-      corrupt = true;
-      this.#recovery.push({
-        file: dataFileName(l.id),
-        offset: l.at,
-        kind: "corrupt",
-        action: repair && writable ? "skipped" : "ignored",
-        bytes: l.bytes,
-      });
     }
     if (corrupt && !repair && writable) {
       const first = this.#recovery.find((r) => r.kind === "corrupt")!;
@@ -337,9 +356,13 @@ export class Store {
     if (doomed.length > 0) syncDirectory(this.dir);
   }
 
-  /** Drops empty data files other than the newest (a compaction's sealed-empty active file, say). */
-  #removeEmpty(ids: number[]): void {
+  /**
+   * Drops empty data files other than the newest (a compaction's sealed-empty active file, say). Not one with a
+   * hint: a hint covering bytes the file no longer has is evidence of lost data, which the open reports.
+   */
+  #removeEmpty(ids: number[], hinted: Set<number>): void {
     for (let i = ids.length - 2; i >= 0; i--) {
+      if (hinted.has(ids[i]!)) continue;
       const name = inDir(this.dir, dataFileName(ids[i]!));
       if (fs.statSync(name).size === 0) {
         fs.rmSync(name);
@@ -459,6 +482,8 @@ export class Store {
     const offset = keydir.offset(slot);
     const file = this.#files.get(fileId)!;
     const buf = size <= this.#scratch.length ? this.#scratch : new Uint8Array(size);
+    // A record past the file's end: the file lost bytes its hint covers (the store is read-only then).
+    if (offset + size > file.size) throw this.#foundCorrupt(id, fileId, offset, size, "");
     file.readAt(offset, buf, 0, size);
     const header = decodeHeader(buf, 0);
     if (!header || header.timestamp !== keydir.timestamp(slot) || !checkRecord(buf, 0, size)) {
@@ -477,6 +502,17 @@ export class Store {
     const file = dataFileName(fileId);
     if (!this.#recovery.some((r) => r.file === file && r.offset === offset)) {
       this.#recovery.push({ file, offset, kind: "corrupt", action: "ignored", bytes: size });
+      // A writer records it, so that the next open is read-only too until a repair.
+      if (this.#active !== null) {
+        try {
+          writeDamaged(
+            this.dir,
+            this.#recovery.filter((r) => r.kind === "corrupt" && r.action === "ignored"),
+          );
+        } catch {
+          // The read's error is the one to report; the store is read-only in this session either way.
+        }
+      }
     }
     this.#readOnlyReason ??= `corrupt record in ${file} at offset ${offset} (open with repair to drop it)`;
     return new KvError(
@@ -590,10 +626,19 @@ export class Store {
    * otherwise, and the compaction, which goes on in later turns, would wait for it to stop.
    */
   #settled(): Promise<void> {
+    // Writes after one that waits wait for the same turn: acknowledgements stay in write order.
+    if (this.#turn !== null) return this.#turn;
     if (this.#compaction === null) return Promise.resolve();
     if (++this.#sinceTurn < (this.sync === "always" ? 8 : 256)) return Promise.resolve();
     this.#sinceTurn = 0;
-    return new Promise((resolve) => setImmediate(resolve));
+    const turn = new Promise<void>((resolve) =>
+      setImmediate(() => {
+        this.#turn = null;
+        resolve();
+      }),
+    );
+    this.#turn = turn;
+    return turn;
   }
 
   #scheduleGroupSync(): void {
@@ -1026,10 +1071,14 @@ function cutTail(file: DataFile, end: number): void {
   file.setContentEnd(end);
 }
 
-/** Whether `dir` holds a store: a writable open leaves a LOCK file, and a store's data outlives any LOCK. */
+/** Whether `dir` holds a store: a writable open makes a data file at once, and compaction leaves a marker. */
 function isStore(dir: string): boolean {
-  if (fs.existsSync(inDir(dir, LOCK_FILE)) || fs.existsSync(inDir(dir, MARKER_FILE))) return true;
-  return listStore(dir).dataIds.length > 0;
+  return fs.existsSync(inDir(dir, MARKER_FILE)) || listStore(dir).dataIds.length > 0;
+}
+
+/** Whether `dir` holds files a store does not make (a LOCK and temp files are what an interrupted first open leaves). */
+function hasForeignFiles(dir: string): boolean {
+  return fs.readdirSync(dir).some((n) => n !== LOCK_FILE && !n.endsWith(".tmp"));
 }
 
 function ensureDirectory(dir: string, create: boolean): string {

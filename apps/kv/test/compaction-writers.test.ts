@@ -24,3 +24,20 @@ describe("compaction under a writer that awaits every write", () => {
     await writer.close();
   });
 });
+
+describe("acknowledgements during a compaction", () => {
+  it("resolve in write order", async () => {
+    const dir = tempDir();
+    const db = await open(dir, { sync: "always" });
+    for (let i = 0; i < 2000; i++) db.put(`k${i}`, "v");
+    const compaction = db.compact();
+    const order: number[] = [];
+    await Promise.all(
+      Array.from({ length: 40 }, (_, i) => db.put("x", `v${i}`).then(() => order.push(i))),
+    );
+    await compaction;
+    expect(order).toEqual([...order].sort((a, b) => a - b));
+    expect(await db.getString("x")).toBe("v39");
+    await db.close();
+  });
+});

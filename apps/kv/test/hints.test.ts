@@ -73,7 +73,7 @@ describe("hint files and damage", () => {
     ["shorter", "x"],
     ["longer", "x".repeat(40)],
   ])(
-    "a hint of other data (copied from another store, %s) is not used, and a writer drops it",
+    "a hint of other data (copied from another store, %s) is reported as damage, and a repair rescans",
     async (_, pad) => {
       const a = await hintedStore(10);
       const b = tempDir();
@@ -83,16 +83,27 @@ describe("hint files and damage", () => {
       const hint = path.basename(a.file).replace(/\.data$/, ".hint");
       fs.copyFileSync(path.join(a.dir, hint), path.join(b, hint));
 
-      db = await open(b, { readOnly: true });
-      expect(await db.get("k1")).toBeUndefined(); // no phantom keys
-      expect(await db.getString("other1")).toBe(`${pad}1`);
-      expect(db.stats().keys).toBe(10);
+      // The hint disagrees with the data: damage, whatever its cause. Nothing wrong is returned.
+      db = await open(b);
+      expect(db.readOnly).toBe(true);
+      expect(db.recovery).toEqual(
+        expect.arrayContaining([
+          expect.objectContaining({ file: path.basename(a.file), kind: "corrupt" }),
+        ]),
+      );
+      await expect(db.get("k1")).rejects.toMatchObject({ code: "ERR_KV_CORRUPT" });
       expect((await db.verify()).problems.join()).toMatch(/does not match/);
       await db.close();
+      expect(fs.existsSync(path.join(b, hint))).toBe(true); // kept as the evidence
 
-      db = await open(b);
+      db = await open(b, { repair: true });
+      expect(db.readOnly).toBe(false);
       expect(db.stats().keys).toBe(10);
-      expect(fs.existsSync(path.join(b, hint))).toBe(false);
+      expect(await db.getString("other1")).toBe(`${pad}1`);
+      expect(await db.get("k1")).toBeUndefined();
+      await db.close();
+      db = await open(b);
+      expect(db.readOnly).toBe(false);
       expect((await db.verify()).ok).toBe(true);
       await db.close();
     },
@@ -107,7 +118,6 @@ describe("hint files and damage", () => {
     const db = await open(dir);
     expect(db.readOnly).toBe(true);
     expect(db.stats().readOnlyReason).toMatch(/corrupt/);
-    // The lost bytes, and the record they cut in two (its start is a torn tail, left alone while read-only).
     expect(db.recovery).toEqual(
       expect.arrayContaining([
         expect.objectContaining({
@@ -116,8 +126,13 @@ describe("hint files and damage", () => {
           bytes: 100,
           action: "ignored",
         }),
-        expect.objectContaining({ kind: "torn-tail", action: "ignored" }),
       ]),
+    );
+    // The keys whose records were in the lost bytes are not silently older or gone: their reads fail.
+    const all = [...Array(100).keys()].map((i) => `k${i}`);
+    const results = await Promise.allSettled(all.map((k) => db.get(k)));
+    expect(results.some((r) => r.status === "rejected" && r.reason.code === "ERR_KV_CORRUPT")).toBe(
+      true,
     );
     await db.close();
     // Still the case on the next open: the evidence (the hint) was kept.
@@ -153,5 +168,128 @@ describe("opening what is not a store", () => {
     const db = await open(empty, { readOnly: true });
     expect(db.stats().keys).toBe(0);
     await db.close();
+  });
+});
+
+describe("damage at the edges of a hinted file (the records open checks)", () => {
+  /** `a` written twice; its newer record first or last in a sealed file with a hint. */
+  async function twoVersions(position: "first" | "last") {
+    const dir = tempDir();
+    const db = await open(dir, { maxFileSize: 300 });
+    await db.put("a", "OLDVALUE");
+    await db.put("big1", "x".repeat(280)); // seals file 1
+    if (position === "last") await db.put("b", "before");
+    await db.put("a", "NEWVALUE");
+    if (position === "first") await db.put("b", "after");
+    await db.put("big2", "y".repeat(280)); // seals the file holding the new `a`
+    await db.close();
+    const files = dataFiles(dir);
+    const holder = files
+      .map((f) => path.join(dir, f))
+      .find((f) => fs.readFileSync(f).includes("NEWVALUE"))!;
+    const at = fs.readFileSync(holder).indexOf("NEWVALUE");
+    expect(fs.existsSync(holder.replace(/\.data$/, ".hint"))).toBe(true);
+    return { dir, holder, at };
+  }
+
+  it.each(["first", "last"] as const)(
+    "a damaged %s record is never cut off or answered with the older value; a repair drops the key",
+    async (position) => {
+      const { dir, holder, at } = await twoVersions(position);
+      flipByte(holder, at + 2);
+      const size = fs.statSync(holder).size;
+      const db = await open(dir);
+      await expect(db.get("a")).rejects.toMatchObject({ code: "ERR_KV_CORRUPT" });
+      expect(db.readOnly).toBe(true);
+      await db.close();
+      expect(fs.statSync(holder).size).toBe(size);
+      expect(fs.existsSync(holder.replace(/\.data$/, ".hint"))).toBe(true);
+      // A reader sees the same.
+      const reader = await open(dir, { readOnly: true });
+      await expect(reader.get("a")).rejects.toMatchObject({ code: "ERR_KV_CORRUPT" });
+      await reader.close();
+
+      const repaired = await open(dir, { repair: true });
+      expect(await repaired.get("a")).toBeUndefined(); // dropped, not the older value
+      expect(await repaired.getString("b")).toBe(position === "last" ? "before" : "after");
+      await repaired.close();
+      const clean = await open(dir);
+      expect(clean.readOnly).toBe(false);
+      expect((await clean.verify()).ok).toBe(true);
+      await clean.close();
+    },
+  );
+
+  it.each([10, 0])(
+    "a sealed file cut to %i bytes, below its first record, is lost data",
+    async (keep) => {
+      const { dir, holder } = await twoVersions("first");
+      fs.truncateSync(holder, keep);
+      const db = await open(dir);
+      expect(db.readOnly).toBe(true);
+      expect(db.recovery).toEqual(
+        expect.arrayContaining([
+          expect.objectContaining({ file: path.basename(holder), kind: "corrupt", offset: keep }),
+        ]),
+      );
+      await expect(db.get("a")).rejects.toMatchObject({ code: "ERR_KV_CORRUPT" });
+      await db.close();
+      expect(fs.existsSync(holder)).toBe(true);
+    },
+  );
+});
+
+describe("damage a read finds is remembered", () => {
+  it("the next open is read-only too, until a repair", async () => {
+    const { dir, file } = await hintedStore(10);
+    let offset = 0;
+    for (let i = 0; i < 4; i++) offset += recordBytes(i);
+    flipByte(file, offset + HEADER_SIZE + 3); // k4
+    let db = await open(dir);
+    await expect(db.get("k4")).rejects.toMatchObject({ code: "ERR_KV_CORRUPT" });
+    await db.close();
+    db = await open(dir);
+    expect(db.readOnly).toBe(true);
+    expect(db.recovery).toEqual([expect.objectContaining({ offset, kind: "corrupt" })]);
+    await db.close();
+    db = await open(dir, { repair: true });
+    expect(db.readOnly).toBe(false);
+    expect(db.stats().keys).toBe(9);
+    await db.close();
+    expect(fs.existsSync(path.join(dir, "DAMAGED"))).toBe(false);
+    db = await open(dir);
+    expect(db.readOnly).toBe(false);
+    await db.close();
+  });
+
+  it("repair needs a writable open, and a refused one leaves the store free", async () => {
+    const { dir } = await hintedStore(3);
+    await expect(open(dir, { readOnly: true, repair: true })).rejects.toMatchObject({
+      code: "ERR_KV_INVALID_ARG",
+    });
+    const db = await open(dir);
+    await db.close();
+  });
+});
+
+describe("directories that are not stores", () => {
+  it("are refused unless empty and the open may create a store", async () => {
+    const leveldb = tempDir();
+    for (const name of ["LOCK", "LOG", "CURRENT", "MANIFEST-000001", "000005.ldb"])
+      fs.writeFileSync(path.join(leveldb, name), "x");
+    const before = fs.readdirSync(leveldb).sort();
+    for (const options of [{ readOnly: true }, { create: false }, {}]) {
+      await expect(open(leveldb, options)).rejects.toMatchObject({ code: "ERR_KV_NO_STORE" });
+    }
+    expect(fs.readdirSync(leveldb).sort()).toEqual(before);
+    const empty = tempDir();
+    await expect(open(empty, { create: false })).rejects.toMatchObject({ code: "ERR_KV_NO_STORE" });
+    const missing = path.join(tempDir(), "nope");
+    await expect(open(missing, { readOnly: true, create: true })).rejects.toMatchObject({
+      code: "ERR_KV_NO_STORE",
+    });
+    expect(fs.existsSync(missing)).toBe(false);
+    await (await open(empty)).close(); // an empty directory becomes a store
+    expect(dataFiles(empty).length).toBe(1);
   });
 });
