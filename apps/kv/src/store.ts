@@ -6,7 +6,7 @@ import { clearDamaged, readDamaged, writeDamaged } from "./damage-file";
 import { DataFile, readWholeFile, syncDirectory, writeFileAtomic } from "./data-file";
 import { KvError } from "./errors";
 import { dataFileName, hintFileName, inDir, LOCK_FILE, listStore, MARKER_FILE } from "./file-names";
-import { hintMatches, hintMismatch } from "./hint-check";
+import { hintMatches, hintMismatch, recordAt } from "./hint-check";
 import { decodeHint, encodeHint, type HintEntry, HintWriter } from "./hint-file";
 import { KeyDirectory } from "./key-directory";
 import { readMarker, writeMarker } from "./marker";
@@ -286,6 +286,7 @@ export class Store {
         seen?.push(h);
         apply(h);
       });
+      const coverage = hint?.coveredLength ?? 0;
       if (hint && seen) {
         // Repair: the hinted records the scan did not find were damaged. Their keys go (rather than show an older
         // value), and the hint, which no longer describes the file, with them.
@@ -296,9 +297,15 @@ export class Store {
           damage(id, h.offset, recordSize(h.id.length, h.valueLength));
           apply({ id: h.id, timestamp: h.timestamp, valueLength: -1, offset: h.offset });
         }
-        if (!hintMatches(hint.entries, seen)) stale = true;
+        if (!stale && !hintMatches(hint.entries, seen)) {
+          stale = true;
+          // A hint that disagrees with records that are intact: the repair's compaction rewrites the file anyway.
+          damageIn(hintFileName(id), 0, 0);
+        }
       }
-      if (stale && writable) {
+      // Not during a repair: until its compaction commits, a crash must leave the damage as it found it, and the
+      // commit deletes the inputs' hints with them.
+      if (stale && writable && !repair) {
         fs.rmSync(hintPath, { force: true });
         syncDirectory(this.dir);
       }
@@ -307,8 +314,16 @@ export class Store {
       const tornTail = result.damage.some((d) => d.kind === "torn-tail"); // cut at the torn tail, zeros and all
       if (result.zeroTail > 0 && !tornTail && writable) zeroTails.push(file);
       for (const d of result.damage) {
-        if (d.kind === "torn-tail") torn.push({ file, offset: d.offset, id });
-        else damage(id, d.offset, (d.resumeAt ?? d.offset) - d.offset);
+        // A "torn tail" inside what a hint covers is damage: those bytes had been fsynced (only repair scans there).
+        if (d.kind === "torn-tail" && d.offset >= coverage) {
+          torn.push({ file, offset: d.offset, id });
+          continue;
+        }
+        damage(id, d.offset, (d.resumeAt ?? file.size) - d.offset);
+        // A damaged record whose header and key still read: its key must not answer with an older value. Reads
+        // of it fail its check; a repair drops the key. (A torn tail is different: it was never acknowledged.)
+        const r = recordAt(file, d.offset);
+        if (r) apply(repair ? { ...r, valueLength: -1 } : r);
       }
     }
     if (corrupt && !repair && writable) {
@@ -866,6 +881,10 @@ export class Store {
       throw error;
     }
 
+    // Keys written meanwhile were skipped above, their inputs' records being older: the newer records must be on
+    // disk before the marker makes the older ones obsolete, whatever the sync mode (a batch group's fsync may not
+    // have started yet; under never, the older record was durable and the newer one not).
+    this.#active?.datasync();
     // 4. The commit point: one atomic rename makes every input obsolete at once.
     writeMarker(this.dir, firstLive);
     for (const o of outputs)

@@ -293,3 +293,30 @@ describe("directories that are not stores", () => {
     expect(dataFiles(empty).length).toBe(1);
   });
 });
+
+describe("damage in a file without a hint", () => {
+  it("a damaged record whose key still reads does not let an older value answer", async () => {
+    const dir = tempDir();
+    const db = await open(dir, { maxFileSize: 200 });
+    await db.put("b", "b-old");
+    await db.put("pad", "p".repeat(190)); // seals file 1; what follows goes to a later file
+    await db.put("b", "b-new");
+    await db.put("d1", "after");
+    await db.close();
+    const holder = dataFiles(dir)
+      .map((f) => path.join(dir, f))
+      .find((f) => fs.readFileSync(f).includes("b-new"))!;
+    fs.rmSync(holder.replace(/\.data$/, ".hint"), { force: true });
+    flipByte(holder, fs.readFileSync(holder).indexOf("b-new") + 1);
+
+    let s = await open(dir);
+    expect(s.readOnly).toBe(true);
+    await expect(s.get("b")).rejects.toMatchObject({ code: "ERR_KV_CORRUPT" });
+    expect(await s.getString("d1")).toBe("after");
+    await s.close();
+    s = await open(dir, { repair: true });
+    expect(await s.get("b")).toBeUndefined();
+    expect(await s.getString("d1")).toBe("after");
+    await s.close();
+  });
+});
