@@ -20,30 +20,17 @@ export function hintMismatch(file: DataFile, entries: readonly HintEntry[]): num
 
 function recordAgrees(file: DataFile, h: HintEntry): boolean {
   if (h.offset < 0 || h.offset + recordSize(h.id.length, h.valueLength) > file.size) return false;
-  const r = recordAt(file, h.offset);
+  const size = HEADER_SIZE + h.id.length;
+  const bytes = new Uint8Array(size);
+  file.readAt(h.offset, bytes, 0, size);
+  const header = decodeHeader(bytes, 0);
   return (
-    r !== null && r.timestamp === h.timestamp && r.valueLength === h.valueLength && r.id === h.id
+    header !== null &&
+    header.timestamp === h.timestamp &&
+    header.keyLength === h.id.length &&
+    header.valueLength === h.valueLength &&
+    keyIdOf(bytes, HEADER_SIZE, size) === h.id
   );
-}
-
-/**
- * The header and key of the record at `offset`, as a hint entry, when they are plausible (lengths in range, the key
- * inside the file); its value and CRC are not checked. For a damaged record, this is which key it was, if it shows.
- */
-export function recordAt(file: DataFile, offset: number): HintEntry | null {
-  if (offset < 0 || offset + HEADER_SIZE > file.size) return null;
-  const head = new Uint8Array(HEADER_SIZE);
-  file.readAt(offset, head, 0, HEADER_SIZE);
-  const header = decodeHeader(head, 0);
-  if (header === null || offset + HEADER_SIZE + header.keyLength > file.size) return null;
-  const key = new Uint8Array(header.keyLength);
-  file.readAt(offset + HEADER_SIZE, key, 0, header.keyLength);
-  return {
-    id: keyIdOf(key, 0, key.length),
-    timestamp: header.timestamp,
-    valueLength: header.valueLength,
-    offset,
-  };
 }
 
 /** Whether every entry of a hint is one of the records a scan of its data file `seen` (for `verify`). */

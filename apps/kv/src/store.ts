@@ -6,7 +6,7 @@ import { clearDamaged, readDamaged, writeDamaged } from "./damage-file";
 import { DataFile, readWholeFile, syncDirectory, writeFileAtomic } from "./data-file";
 import { KvError } from "./errors";
 import { dataFileName, hintFileName, inDir, LOCK_FILE, listStore, MARKER_FILE } from "./file-names";
-import { hintMatches, hintMismatch, recordAt } from "./hint-check";
+import { hintMatches, hintMismatch } from "./hint-check";
 import { decodeHint, encodeHint, type HintEntry, HintWriter } from "./hint-file";
 import { KeyDirectory } from "./key-directory";
 import { readMarker, writeMarker } from "./marker";
@@ -319,11 +319,10 @@ export class Store {
           torn.push({ file, offset: d.offset, id });
           continue;
         }
+        // Not the key of a damaged record, though its header may still read: its timestamp cannot be trusted (one
+        // raised by the damage would shadow the key's newer records and push the store's clock), and a torn tail
+        // whose value holds record-like bytes looks the same.
         damage(id, d.offset, (d.resumeAt ?? file.size) - d.offset);
-        // A damaged record whose header and key still read: its key must not answer with an older value. Reads
-        // of it fail its check; a repair drops the key. (A torn tail is different: it was never acknowledged.)
-        const r = recordAt(file, d.offset);
-        if (r) apply(repair ? { ...r, valueLength: -1 } : r);
       }
     }
     if (corrupt && !repair && writable) {
