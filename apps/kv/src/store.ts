@@ -495,9 +495,9 @@ export class Store {
     const fileId = keydir.file(slot);
     const offset = keydir.offset(slot);
     const file = this.#files.get(fileId)!;
-    const buf = size <= this.#scratch.length ? this.#scratch : new Uint8Array(size);
     // A record past the file's end: the file lost bytes its hint covers (the store is read-only then).
     if (offset + size > file.size) throw this.#foundCorrupt(id, fileId, offset, size, "");
+    const buf = size <= this.#scratch.length ? this.#scratch : new Uint8Array(size);
     file.readAt(offset, buf, 0, size);
     const header = decodeHeader(buf, 0);
     if (!header || header.timestamp !== keydir.timestamp(slot) || !checkRecord(buf, 0, size)) {
