@@ -27,7 +27,7 @@ import {
   formatTargets,
   TARGET_GROUPS,
   type TargetGroup,
-  targetBenchmarks,
+  targetRuns,
 } from "./targets";
 import type { Mode, TimeUnit } from "./units";
 
@@ -202,9 +202,11 @@ interface TargetFlags {
   strict?: boolean;
 }
 
-/** Defaults of `targets`: 2 forks of 3 warmup and 5 measurement iterations of 100 ms. */
+/**
+ * Defaults of `targets`: 3 warmup and 5 measurement iterations of 100 ms, in `TARGET_FORKS` forks unless a
+ * target asks for more.
+ */
 const TARGET_DEFAULTS = {
-  forks: "2",
   warmupIterations: "3",
   iterations: "5",
   warmupTime: "100ms",
@@ -227,24 +229,31 @@ async function targetsCommand(names: string[], flags: TargetFlags): Promise<void
     results = flags.from.flatMap((file) => readResults(file));
   } else {
     const given = Object.fromEntries(Object.entries(flags).filter(([, v]) => v !== undefined));
-    const overrides = overridesOf({ param: [], suite: [], ...TARGET_DEFAULTS, ...given });
+    const forks = flags.forks === undefined ? undefined : parseCount(flags.forks, "forks");
     const suites = (
       await Promise.all(selected.map((g) => loadSuiteModule(builtinSuiteUrl(g))))
     ).flat();
-    const report = await runBenchmarks(
-      suites,
-      {
-        filter: exactFilter(targetBenchmarks(selected)),
-        overrides,
-      },
-      progressListener(),
-    );
-    printSkipped(report.skipped);
-    for (const f of report.failures) {
-      process.stderr.write(`${pc.red(`error: ${f.benchmark} failed: ${f.error.message}`)}\n`);
+    results = [];
+    for (const run of targetRuns(selected, forks)) {
+      const overrides = overridesOf({
+        param: [],
+        suite: [],
+        ...TARGET_DEFAULTS,
+        ...given,
+        forks: String(run.forks),
+      });
+      const report = await runBenchmarks(
+        suites,
+        { filter: exactFilter(run.benchmarks), overrides },
+        progressListener(),
+      );
+      printSkipped(report.skipped);
+      for (const f of report.failures) {
+        process.stderr.write(`${pc.red(`error: ${f.benchmark} failed: ${f.error.message}`)}\n`);
+      }
+      if (report.failures.length > 0) process.exitCode = 1;
+      results.push(...report.results);
     }
-    if (report.failures.length > 0) process.exitCode = 1;
-    results = report.results;
     if (results.length > 0) process.stdout.write(`${formatTable(results)}\n\n`);
     if (flags.json) writeOutput(flags.json, toJmhJson(results));
     if (flags.chart)
@@ -317,7 +326,7 @@ program
     collect,
     [],
   )
-  .option("-f, --forks <n>", "forks per benchmark (default 2)")
+  .option("-f, --forks <n>", "forks per benchmark (default 2, more for targets with thin margins)")
   .option("--warmup-iterations <n>", "warmup iterations (also -wi; default 3)")
   .option("-i, --iterations <n>", "measurement iterations (default 5)")
   .option("-w, --warmup-time <len>", "warmup iteration length (default 100ms)")

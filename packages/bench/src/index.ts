@@ -87,12 +87,15 @@ export {
   evaluateTargets,
   exactFilter,
   formatTargets,
+  TARGET_FORKS,
   TARGET_GROUPS,
   TARGETS,
   type Target,
   type TargetGroup,
   type TargetOutcome,
+  type TargetRun,
   targetBenchmarks,
+  targetRuns,
 } from "./targets";
 export {
   higherIsBetter,

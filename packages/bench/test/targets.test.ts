@@ -14,9 +14,11 @@ import {
   evaluateTargets,
   exactFilter,
   formatTargets,
+  TARGET_FORKS,
   TARGET_GROUPS,
   TARGETS,
   targetBenchmarks,
+  targetRuns,
 } from "../src/targets";
 
 const cli = fileURLToPath(new URL("../dist/cli.js", import.meta.url));
@@ -128,6 +130,18 @@ describe("targets", () => {
     expect([...planned].sort()).toEqual([...ids].sort());
     expect(new RegExp(exactFilter(["A.b"])).test("A.bc")).toBe(false);
     expect(TARGETS.every((t) => TARGET_GROUPS.includes(t.group))).toBe(true);
+  });
+
+  it("run each benchmark once, with the most forks any of its targets asks for, unless -f says", () => {
+    const runs = targetRuns(["bits"]);
+    expect(runs.map((r) => r.forks)).toEqual([TARGET_FORKS, 6]);
+    expect(runs[1]?.benchmarks.sort()).toEqual(["BitsSet.bigEndian", "BitsSet.dataView"]);
+    expect(runs[0]?.benchmarks).toContain("BitsGet.dataView");
+    const all = runs.flatMap((r) => r.benchmarks);
+    expect(all.sort()).toEqual(targetBenchmarks(["bits"]).sort()); // each once
+    expect(targetRuns(["syscall-state"]).map((r) => r.forks)).toEqual([TARGET_FORKS]);
+    const given = targetRuns(TARGET_GROUPS, 3);
+    expect(given).toEqual([{ forks: 3, benchmarks: targetBenchmarks(TARGET_GROUPS) }]);
   });
 });
 
