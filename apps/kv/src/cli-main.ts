@@ -14,7 +14,7 @@ import {
   type Store,
   type StoreStats,
 } from "./store";
-import { encodeText, TEXT_ENCODINGS, type TextEncoding } from "./text-encoding";
+import { decodeText, encodeText, TEXT_ENCODINGS, type TextEncoding } from "./text-encoding";
 
 /** Exit codes of `rafkv`. */
 export const EXIT = {
@@ -83,6 +83,8 @@ Examples:
   rafkv ./db get photo --encoding hex  print a value as hex
   rafkv ./db scan user:                list keys starting with "user:"
   rafkv ./db scan --json -e base64     every key and value as JSON lines, binary-safe
+  rafkv ./db get 00ff --key-encoding hex   a binary key, as scan -e hex prints it
+  rafkv ./db del AP8= --key-encoding base64  the same key, as scan -e base64 prints it
   rafkv ./db verify                    check every record's CRC
   rafkv /tmp/scratch bench             YCSB-like benchmark vs lmdb and classic-level
 
@@ -95,6 +97,13 @@ Exit codes: 0 ok, 1 key not found, 2 bad usage or no store, 3 locked, 4 corrupt,
   };
   const encodingOption = (description: string) =>
     new Option("-e, --encoding <encoding>", description).choices(TEXT_ENCODINGS);
+  const keyEncodingOption = (what = "KEY") =>
+    new Option(
+      "--key-encoding <encoding>",
+      `how ${what} is spelled: utf8, or hex or base64 (binary keys, as scan -e prints them)`,
+    )
+      .choices(TEXT_ENCODINGS)
+      .default("utf8");
   const syncOption = () =>
     new Option("--sync <mode>", "when to fsync")
       .choices(["always", "batch", "never"])
@@ -106,10 +115,18 @@ Exit codes: 0 ok, 1 key not found, 2 bad usage or no store, 3 locked, 4 corrupt,
     .argument("<key>")
     .argument("[value]")
     .addOption(syncOption())
-    .action(async (key: string, value: string | undefined, opts: { sync: SyncMode }) => {
-      const bytes = value === undefined || value === "-" ? await readAll(io.stdin) : value;
-      await withStore(needDir(), { sync: opts.sync, create: true }, (db) => db.put(key, bytes));
-    });
+    .addOption(keyEncodingOption())
+    .action(
+      async (
+        key: string,
+        value: string | undefined,
+        opts: { sync: SyncMode; keyEncoding: TextEncoding },
+      ) => {
+        const k = decodeText(key, opts.keyEncoding, "key"); // before stdin is read: a bad key fails at once
+        const bytes = value === undefined || value === "-" ? await readAll(io.stdin) : value;
+        await withStore(needDir(), { sync: opts.sync, create: true }, (db) => db.put(k, bytes));
+      },
+    );
 
   program
     .command("get")
@@ -122,10 +139,12 @@ Exit codes: 0 ok, 1 key not found, 2 bad usage or no store, 3 locked, 4 corrupt,
         "print the value as a line of text: utf8 (invalid bytes become U+FFFD), or hex or base64 (exact); default: raw bytes",
       ),
     )
-    .action(async (key: string, opts: { encoding?: TextEncoding }) => {
+    .addOption(keyEncodingOption())
+    .action(async (key: string, opts: { encoding?: TextEncoding; keyEncoding: TextEncoding }) => {
+      const k = decodeText(key, opts.keyEncoding, "key");
       await withStore(needDir(), { readOnly: true }, async (db) => {
         warnRecovery(db, err, pc);
-        const value = await db.get(key);
+        const value = await db.get(k);
         if (value === undefined) {
           err(`rafkv: key not found: ${key}`);
           code = EXIT.notFound;
@@ -145,9 +164,11 @@ Exit codes: 0 ok, 1 key not found, 2 bad usage or no store, 3 locked, 4 corrupt,
     .description("delete KEY")
     .argument("<key>")
     .addOption(syncOption())
-    .action(async (key: string, opts: { sync: SyncMode }) => {
+    .addOption(keyEncodingOption())
+    .action(async (key: string, opts: { sync: SyncMode; keyEncoding: TextEncoding }) => {
+      const k = decodeText(key, opts.keyEncoding, "key");
       await withStore(needDir(), { sync: opts.sync, create: false }, async (db) => {
-        if (!(await db.delete(key))) {
+        if (!(await db.delete(k))) {
           err(`rafkv: key not found: ${key}`);
           code = EXIT.notFound;
         }
@@ -165,14 +186,21 @@ Exit codes: 0 ok, 1 key not found, 2 bad usage or no store, 3 locked, 4 corrupt,
         "how to print keys and values: utf8 (invalid bytes become U+FFFD), or hex or base64 (exact, for binary data)",
       ).default("utf8"),
     )
+    .addOption(keyEncodingOption("PREFIX"))
     .action(
       async (
         prefix: string | undefined,
-        opts: { keysOnly?: boolean; json?: boolean; encoding: TextEncoding },
+        opts: {
+          keysOnly?: boolean;
+          json?: boolean;
+          encoding: TextEncoding;
+          keyEncoding: TextEncoding;
+        },
       ) => {
+        const options =
+          prefix === undefined ? {} : { prefix: decodeText(prefix, opts.keyEncoding, "prefix") };
         await withStore(needDir(), { readOnly: true }, async (db) => {
           warnRecovery(db, err, pc);
-          const options = prefix === undefined ? {} : { prefix };
           const text = (bytes: Uint8Array) => encodeText(bytes, opts.encoding);
           for await (const [k, v] of db.entries(options)) {
             const key = text(k);
@@ -251,7 +279,7 @@ Exit codes: 0 ok, 1 key not found, 2 bad usage or no store, 3 locked, 4 corrupt,
           err(`${pc.yellow("note")} ${t} (cut off by the next writable open)`);
         for (const p of r.problems) err(`${pc.red("problem")} ${p}`);
         await sink.write(
-          `${r.ok ? out.green("ok") : out.red("FAILED")}: ${r.files} files, ${r.records} records, ${bytes(r.bytes)}${r.ok ? "" : `, ${r.problems.length} problems`}\n`,
+          `${r.ok ? out.green("ok") : out.red("FAILED")}: ${plural(r.files, "data file")}, ${plural(r.records, "record")}, ${bytes(r.bytes)}${r.ok ? "" : `, ${r.problems.length} problems`}\n`,
         );
         if (!r.ok) code = EXIT.corrupt;
       });
@@ -407,15 +435,12 @@ function repairSummary(dropped: readonly RecoveryIssue[], stats: StoreStats): st
   return `repaired: dropped ${plural(dropped.length, "corrupt region")} (${bytes(lost)}) in ${files}; rewrote the ${plural(stats.keys, "live key")} into clean files (${bytes(stats.totalBytes)})`;
 }
 
-/** What a compaction did, counting the data files it wrote but not the (empty) active file it leaves. */
+/** What a compaction did: the data files it wrote and removed (not the empty active file it leaves). */
 function compactionSummary(r: CompactionResult): string {
   if (r.records === 0 && r.bytesBefore === r.bytesAfter)
     return `nothing to compact: no old records to rewrite or drop (${bytes(r.bytesAfter)} of data)`;
-  // Afterwards the store holds the active file and the files the compaction wrote: nothing else writes while the
-  // CLI holds the write lock, so nothing rotated the active file meanwhile.
-  const written = r.filesAfter - 1;
   const reclaimed = r.bytesBefore - r.bytesAfter;
-  return `compacted ${plural(r.records, "live record")} into ${plural(written, "data file")}: ${bytes(r.bytesBefore)} → ${bytes(r.bytesAfter)}${reclaimed > 0 ? ` (${bytes(reclaimed)} reclaimed)` : ""}`;
+  return `compacted ${plural(r.records, "live record")} into ${plural(r.filesWritten, "data file")}, removing ${plural(r.filesRemoved, "old one")}: ${bytes(r.bytesBefore)} → ${bytes(r.bytesAfter)}${reclaimed > 0 ? ` (${bytes(reclaimed)} reclaimed)` : ""}`;
 }
 
 function plural(n: number, noun: string): string {

@@ -11,7 +11,9 @@ export type KvErrorCode =
   /** The directory does not exist (and `create` was false), is not a directory, or (read-only opens) holds no store. */
   | "ERR_KV_NO_STORE"
   /** A key or value of the wrong type or size. */
-  | "ERR_KV_INVALID_ARG";
+  | "ERR_KV_INVALID_ARG"
+  /** A read-only open kept racing a writer (without OS locks) whose compactions changed the files it listed. */
+  | "ERR_KV_BUSY";
 
 /** Every error rafkv throws itself carries a stable {@link KvErrorCode} in `code`. */
 export class KvError extends Error {

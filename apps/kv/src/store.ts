@@ -1,6 +1,7 @@
 import * as fs from "node:fs";
 import * as path from "node:path";
-import { setImmediate as nextTurn } from "node:timers/promises";
+import { setImmediate as nextTurn, setTimeout as sleep } from "node:timers/promises";
+import { Acks, type AckValue } from "./acks";
 import { type Bytes, isAscii, keyId, keyIdBytes, toBytes, utf8 } from "./bytes";
 import { clearDamaged, readDamaged, writeDamaged } from "./damage-file";
 import { DataFile, readWholeFile, syncDirectory, writeFileAtomic } from "./data-file";
@@ -9,6 +10,7 @@ import { dataFileName, hintFileName, inDir, LOCK_FILE, listStore, MARKER_FILE } 
 import { hintMatches, hintMismatch } from "./hint-check";
 import { decodeHint, encodeHint, type HintEntry, HintWriter } from "./hint-file";
 import { KeyDirectory } from "./key-directory";
+import { ListingChanged, LOAD_ATTEMPTS, listingChanged } from "./listing-changed";
 import { readMarker, writeMarker } from "./marker";
 import type { OpenOptions, ProgressCallback, SyncMode } from "./options";
 import {
@@ -24,11 +26,9 @@ import { type Damage, scanDataFile } from "./scan";
 import { StoreLock } from "./store-lock";
 import { copyOut, ValueCache } from "./value-cache";
 
-/** Writes sharing one fsync (group commit): each of them resolves with its promise. */
+/** Writes sharing one fsync (group commit): their promises, resolved together in issue order. */
 interface SyncGroup {
-  readonly promise: Promise<void>;
-  readonly resolve: () => void;
-  readonly reject: (e: unknown) => void;
+  readonly acks: Acks;
   /** Its fsync finished (or one started after it did). */
   settled: boolean;
 }
@@ -84,8 +84,14 @@ export interface StoreStats {
 
 /** The outcome of {@link Store.compact}. */
 export interface CompactionResult {
+  /** Data files when the compaction started. */
   readonly filesBefore: number;
+  /** Data files when it finished: the files it wrote, and the active file with any that writes meanwhile started. */
   readonly filesAfter: number;
+  /** Data files the compaction wrote (the live records' copies); not the active files that writes fill meanwhile. */
+  readonly filesWritten: number;
+  /** Data files it deleted: its inputs, every file that was sealed when it started. */
+  readonly filesRemoved: number;
   readonly bytesBefore: number;
   readonly bytesAfter: number;
   /** Live records copied into the new files. */
@@ -96,6 +102,10 @@ export interface CompactionResult {
 export interface VerifyReport {
   /** True when every file and every live key checked out. */
   readonly ok: boolean;
+  /**
+   * Data files that hold something to check: an empty one (the active file that a compaction, a rotation or an
+   * open just started) holds no record, so it is read but not counted, as a user counts files of data.
+   */
   readonly files: number;
   readonly records: number;
   readonly bytes: number;
@@ -150,10 +160,12 @@ export class Store {
   #flushScheduled = false;
   /** Writes resolved at once since the last one that waited for a turn (see {@link Store.#settled}). */
   #sinceTurn = 0;
-  /** The turn that writes wait for, while one is pending. */
-  #turn: Promise<void> | null = null;
+  /** The writes waiting for the next turn, while one is pending. */
+  #turn: Acks | null = null;
   #idle: (() => void) | null = null;
   readonly #cache: ValueCache;
+  /** Opened read-only: another process may be writing (a backend without OS locks). */
+  readonly #reader: boolean;
 
   private constructor(dir: string, lock: StoreLock, options: OpenOptions) {
     this.dir = dir;
@@ -161,7 +173,8 @@ export class Store {
     this.sync = options.sync ?? "always";
     this.#maxFileSize = options.maxFileSize ?? DEFAULT_MAX_FILE;
     this.#cache = new ValueCache(options.cacheSize ?? DEFAULT_CACHE);
-    if (options.readOnly) this.#readOnlyReason = "opened read-only";
+    this.#reader = options.readOnly ?? false;
+    if (this.#reader) this.#readOnlyReason = "opened read-only";
   }
 
   /** @internal use {@link open}. */
@@ -186,13 +199,30 @@ export class Store {
       if (why !== undefined) throw new KvError("ERR_KV_NO_STORE", `${real} ${why}`, real);
     }
     const lock = StoreLock.acquire(real, readOnly);
-    const store = new Store(real, lock, options);
-    try {
-      store.#load(options.repair ?? false);
-    } catch (error) {
-      store.#closeFiles();
-      lock.release();
-      throw error;
+    let store: Store;
+    for (let attempt = 1; ; attempt++) {
+      store = new Store(real, lock, options);
+      try {
+        store.#load(options.repair ?? false);
+        break;
+      } catch (error) {
+        store.#closeFiles();
+        // A read-only open of a live store (a writer without OS locks) whose listing a compaction changed: a
+        // fresh listing is consistent again. A writer owns the directory, so its errors are real.
+        const stale = readOnly && listingChanged(error);
+        if (stale && attempt < LOAD_ATTEMPTS) {
+          await sleep(attempt); // lets the writer finish deleting the compaction's inputs
+          continue;
+        }
+        lock.release();
+        if (!stale) throw error;
+        throw new KvError(
+          "ERR_KV_BUSY",
+          `store ${real} kept changing under a read-only open (a writer compacting): ${LOAD_ATTEMPTS} attempts; try again`,
+          real,
+          { cause: error },
+        );
+      }
     }
     if (options.repair && store.#recovery.some((r) => r.kind === "corrupt")) {
       try {
@@ -228,6 +258,9 @@ export class Store {
       firstLive = 0;
     }
     const listing = listStore(this.dir);
+    // A reader of a live store: a compaction committed during the listing may have renamed its outputs after
+    // readdir passed their names, or deleted inputs the old marker counts on. Files it deletes later fail to open.
+    if (!writable && readMarker(this.dir) !== firstLive) throw new ListingChanged();
     const ids = listing.dataIds.filter((id) => id >= firstLive);
     if (writable) this.#removeLeftovers(listing, firstLive, new Set(ids));
     if (writable) this.#removeEmpty(ids, listing.hintIds);
@@ -247,17 +280,28 @@ export class Store {
       damageIn(dataFileName(id), offset, bytes);
     // Found by reads in an earlier session (see Store.#foundCorrupt).
     for (const d of readDamaged(this.dir)) damageIn(d.file, d.offset, d.bytes);
-    for (const id of ids) {
-      const hintPath = inDir(this.dir, hintFileName(id));
+    // Every file is opened before any is scanned: a live writer's compaction may delete them (a reader then loads
+    // again), and the shorter the time from listing to the last open, the rarer that is. Once open, a file stays
+    // readable even when deleted.
+    const snapshot = ids.map((id) => {
       // The hint before the data file's size: a writer that seals the file in between (a read-only open of a live
       // store) wrote the hint after the bytes it covers, so the size taken next is at least its coverage.
-      const hasHint = listing.hintIds.has(id);
-      const hint = hasHint ? decodeHint(readWholeFile(hintPath)) : null;
-      const file = DataFile.open(
-        inDir(this.dir, dataFileName(id)),
-        writable && id === lastId ? "rw" : "r",
-      );
+      // Its bytes, decoded only when its turn comes: entry objects of every hint at once would take far more memory.
+      const hintBytes = listing.hintIds.has(id)
+        ? readWholeFile(inDir(this.dir, hintFileName(id)))
+        : null;
+      const mode = writable && id === lastId ? "rw" : "r";
+      const file = DataFile.open(inDir(this.dir, dataFileName(id)), mode);
       this.#files.set(id, file);
+      return { id, file, hintBytes };
+    });
+    for (const entry of snapshot) {
+      const { id, file } = entry;
+      const hintPath = inDir(this.dir, hintFileName(id));
+      const bytes = entry.hintBytes;
+      entry.hintBytes = null; // read once: let it go with the entries decoded from it
+      const hasHint = bytes !== null;
+      const hint = bytes && decodeHint(bytes);
       const collect = id === lastId && writable ? this.#activeHints : null;
       const apply = (h: HintEntry) => {
         this.#index(h, id, tombs);
@@ -552,7 +596,7 @@ export class Store {
         );
       }
       this.#append(id, v, ascii || (typeof key !== "string" && isAscii(id)));
-      return this.#durable();
+      return this.#durable(undefined);
     } catch (error) {
       return Promise.reject(error);
     }
@@ -563,9 +607,11 @@ export class Store {
     try {
       this.#checkWritable();
       const id = keyId(key);
-      if (this.#keydir.find(id) < 0) return Promise.resolve(false);
+      // Nothing to write, but acknowledged after the writes issued before it, as every write is.
+      if (this.#keydir.find(id) < 0)
+        return this.#pendingAcks()?.add(false) ?? Promise.resolve(false);
       this.#append(id, null, isAscii(id));
-      return this.#durable().then(() => true);
+      return this.#durable(true);
     } catch (error) {
       return Promise.reject(error);
     }
@@ -602,27 +648,22 @@ export class Store {
     this.#activeHints.add(id, ts, value === null ? -1 : value.length, offset);
   }
 
-  #durable(): Promise<void> {
+  /** The promise of a write just appended, resolving to `value` once durable, after those of earlier writes. */
+  #durable<T extends AckValue>(value: T): Promise<T> {
     if (this.sync === "always") {
       const active = this.#active!;
       active.datasync();
       this.#preallocate(active);
-      return this.#settled();
+      return this.#settled(value);
     }
     if (this.sync === "batch") {
       let group = this.#group;
       if (group === null) {
-        let resolve!: () => void;
-        let reject!: (e: unknown) => void;
-        const promise = new Promise<void>((res, rej) => {
-          resolve = res;
-          reject = rej;
-        });
-        group = this.#group = { promise, resolve, reject, settled: false };
+        group = this.#group = { acks: new Acks(), settled: false };
         // Started at the end of this event-loop turn, not now, so that the writes of the turn share it.
         this.#scheduleGroupSync();
       }
-      return group.promise;
+      return group.acks.add(value);
     }
     if (!this.#flushScheduled) {
       this.#flushScheduled = true;
@@ -631,7 +672,15 @@ export class Store {
         if (!this.#closed) this.#active?.flush();
       });
     }
-    return this.#settled();
+    return this.#settled(value);
+  }
+
+  /** The promises of the newest writes not yet acknowledged, or null when every write was. */
+  #pendingAcks(): Acks | null {
+    if (this.#turn !== null) return this.#turn;
+    if (this.#group !== null) return this.#group.acks;
+    const last = this.#syncing.at(-1);
+    return last !== undefined && !last.settled ? last.acks : null;
   }
 
   /**
@@ -639,20 +688,19 @@ export class Store {
    * them resolve a turn later instead: a writer awaiting each put in a loop never leaves the microtask queue
    * otherwise, and the compaction, which goes on in later turns, would wait for it to stop.
    */
-  #settled(): Promise<void> {
+  #settled<T extends AckValue>(value: T): Promise<T> {
     // Writes after one that waits wait for the same turn: acknowledgements stay in write order.
-    if (this.#turn !== null) return this.#turn;
-    if (this.#compaction === null) return Promise.resolve();
-    if (++this.#sinceTurn < (this.sync === "always" ? 8 : 256)) return Promise.resolve();
+    if (this.#turn !== null) return this.#turn.add(value);
+    if (this.#compaction === null) return Promise.resolve(value);
+    if (++this.#sinceTurn < (this.sync === "always" ? 8 : 256)) return Promise.resolve(value);
     this.#sinceTurn = 0;
-    const turn = new Promise<void>((resolve) =>
-      setImmediate(() => {
-        this.#turn = null;
-        resolve();
-      }),
-    );
+    const turn = new Acks();
     this.#turn = turn;
-    return turn;
+    setImmediate(() => {
+      this.#turn = null;
+      turn.resolve();
+    });
+    return turn.add(value);
   }
 
   #scheduleGroupSync(): void {
@@ -690,7 +738,7 @@ export class Store {
         for (const g of this.#syncing) {
           if (!g.settled) {
             g.settled = true;
-            g.resolve();
+            g.acks.resolve();
           }
           if (g === group) break;
         }
@@ -699,7 +747,7 @@ export class Store {
       (error: unknown) => {
         if (!group.settled) {
           group.settled = true;
-          group.reject(error);
+          group.acks.reject(error);
         }
         this.#syncDone(group);
       },
@@ -902,6 +950,8 @@ export class Store {
     return {
       filesBefore,
       filesAfter: this.#files.size,
+      filesWritten: outputs.length,
+      filesRemoved: inputs.length,
       bytesBefore,
       bytesAfter: this.#totalBytes(),
       records: updates.length,
@@ -950,11 +1000,13 @@ export class Store {
     const valid = new Map<number, Set<number>>();
     let records = 0;
     let doneBytes = 0;
+    let files = 0;
     const ids = [...this.#files.keys()].sort((a, b) => a - b);
     for (const id of ids) {
       const file = this.#files.get(id)!;
       const name = dataFileName(id);
       file.flush();
+      if (file.size > 0) files++;
       const offsets = new Set<number>();
       const seen: HintEntry[] = [];
       const base = doneBytes;
@@ -984,16 +1036,20 @@ export class Store {
             `${name}: torn tail at offset ${d.offset} (${file.size - d.offset} bytes)`,
           );
       }
-      const hintPath = inDir(this.dir, hintFileName(id));
-      if (fs.existsSync(hintPath)) {
-        const hint = decodeHint(readWholeFile(hintPath));
-        if (!hint)
-          problems.push(
-            `${hintFileName(id)}: damaged (it is ignored; the data file is scanned instead)`,
-          );
-        else if (!hintMatches(hint.entries, seen)) {
+      const bytes = readHint(inDir(this.dir, hintFileName(id)));
+      const hint = bytes && decodeHint(bytes);
+      if (bytes && !hint)
+        problems.push(
+          `${hintFileName(id)}: damaged (it is ignored; the data file is scanned instead)`,
+        );
+      else if (hint) {
+        // A reader of a live store sees a file as it was at open; its writer may have sealed it since, writing a
+        // hint over records appended later. A writer's hint never covers more than it knows.
+        const entries = this.#reader
+          ? hint.entries.filter((h) => h.offset < file.size)
+          : hint.entries;
+        if (!hintMatches(entries, seen))
           problems.push(`${hintFileName(id)}: does not match ${name}`);
-        }
       }
       doneBytes += file.size;
       options.onProgress?.(doneBytes, total);
@@ -1009,7 +1065,7 @@ export class Store {
     }
     return {
       ok: problems.length === 0,
-      files: ids.length,
+      files,
       records,
       bytes: total,
       problems,
@@ -1034,13 +1090,13 @@ export class Store {
         try {
           active.seal();
         } catch (error) {
-          this.#group?.reject(error);
+          this.#group?.acks.reject(error);
           throw error;
         } finally {
           // A group whose fsync was scheduled but not started: the sync above covered it.
           const group = this.#group;
           this.#group = null;
-          group?.resolve();
+          group?.acks.resolve();
         }
         if (active.size > 0) {
           writeFileAtomic(
@@ -1087,6 +1143,19 @@ function cutTail(file: DataFile, end: number): void {
     rw.close();
   }
   file.setContentEnd(end);
+}
+
+/**
+ * A hint file's bytes, or null when there is none: also when it vanished after the listing, which only a live
+ * writer's compaction does (its data file, which this store holds open, was replaced by the compaction's outputs).
+ */
+function readHint(path: string): Uint8Array | null {
+  try {
+    return readWholeFile(path);
+  } catch (error) {
+    if ((error as { code?: unknown }).code === "ENOENT") return null;
+    throw error;
+  }
 }
 
 /** Whether `dir` holds a store: a writable open makes a data file at once, and compaction leaves a marker. */
