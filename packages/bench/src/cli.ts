@@ -42,6 +42,7 @@ interface RunFlags {
   mode?: Mode;
   unit?: TimeUnit;
   gc?: boolean;
+  interleave?: boolean;
   json?: string;
   chart?: string;
   title?: string;
@@ -102,7 +103,12 @@ async function runCommand(filter: string | undefined, flags: RunFlags): Promise<
   const params = Object.fromEntries(flags.param.map(parseParamOption));
   const overrides = overridesOf(flags);
   const suites = await loadSuites(flags.suite);
-  const selection = { ...(filter !== undefined ? { filter } : {}), overrides, params };
+  const selection = {
+    ...(filter !== undefined ? { filter } : {}),
+    overrides,
+    params,
+    interleave: flags.interleave ?? false,
+  };
   if (flags.list) {
     const plan = planBenchmarks(suites, selection);
     const lines = new Map<string, string>();
@@ -244,7 +250,8 @@ async function targetsCommand(names: string[], flags: TargetFlags): Promise<void
       });
       const report = await runBenchmarks(
         suites,
-        { filter: exactFilter(run.benchmarks), overrides },
+        // Interleaved: the two sides of a ratio see the same machine, whatever it does meanwhile.
+        { filter: exactFilter(run.benchmarks), overrides, interleave: true },
         progressListener(),
       );
       printSkipped(report.skipped);
@@ -285,6 +292,10 @@ const program = new Command("rafkit-bench")
     new Option("--unit <unit>", "output time unit (also -tu)").choices(["ns", "us", "ms", "s"]),
   )
   .option("--gc", "force a GC before every iteration (forks get --expose-gc)")
+  .option(
+    "--interleave",
+    "run fork 1 of every benchmark, then fork 2 of every one, ... (for ratios: a slow spell weighs on all alike)",
+  )
   .option("--json <file>", "write results in JMH's JSON result format")
   .option("--chart <file>", "write an SVG bar chart of the results")
   .option("--title <text>", "chart title")

@@ -43,8 +43,9 @@ export function progressListener(stream: NodeJS.WriteStream = process.stderr): R
   let started = 0;
   let plannedDone = 0;
   let plannedTotal = 0;
-  let currentIndex = 0;
   let iterationsDone = 0;
+  // Per benchmark, so the count stays right when forks of several benchmarks take turns (`interleave`).
+  const doneOf = new Map<PlannedBenchmark, number>();
   const eta = () => {
     const elapsed = (performance.now() - started) / 1000;
     // Trust the observed pace only once there is some history.
@@ -68,13 +69,21 @@ export function progressListener(stream: NodeJS.WriteStream = process.stderr): R
       const total = plan.reduce((sum, b) => sum + plannedSeconds(b).iterations, 0);
       bar.start(total, 0, { name: "", fork: "", phase: "", iteration: "", eta_text: eta() });
     },
-    onBenchmarkStart(p, index) {
-      currentIndex = index;
-      bar.update({ name: `${label(p)} [${index + 1}/${plan.length}]` });
+    onBenchmarkSkipped(p) {
+      // Every params combination of it: count them as done.
+      for (const b of plan) {
+        if (b.id !== p.id || doneOf.has(b)) continue;
+        const { perFork, iterations } = plannedSeconds(b);
+        doneOf.set(b, iterations);
+        iterationsDone += iterations;
+        plannedDone += perFork * Math.max(b.options.forks, 1);
+      }
+      bar.update(iterationsDone);
     },
     onForkStart(p, fork) {
       plannedDone += FORK_OVERHEAD_S;
       bar.update({
+        name: `${label(p)} [${plan.indexOf(p) + 1}/${plan.length}]`,
         fork: p.options.forks === 0 ? "in-process" : `${fork}/${p.options.forks}`,
         eta_text: eta(),
       });
@@ -84,6 +93,7 @@ export function progressListener(stream: NodeJS.WriteStream = process.stderr): R
       plannedDone +=
         p.options.mode === "ss" || spec.invocations !== undefined ? 0.001 : (spec.time ?? 0) / 1000;
       iterationsDone++;
+      doneOf.set(p, (doneOf.get(p) ?? 0) + 1);
       bar.update(iterationsDone, {
         phase: record.phase,
         iteration: `${record.index + 1}/${spec.iterations}`,
@@ -95,9 +105,8 @@ export function progressListener(stream: NodeJS.WriteStream = process.stderr): R
         stream.write(`\n${pc.red(`✗ ${label(p)}: ${outcome.error.message}`)}\n`);
       }
       // Catch up on the iterations a failed benchmark skipped.
-      iterationsDone = plan
-        .slice(0, currentIndex + 1)
-        .reduce((sum, b) => sum + plannedSeconds(b).iterations, 0);
+      iterationsDone += Math.max(0, plannedSeconds(p).iterations - (doneOf.get(p) ?? 0));
+      doneOf.set(p, plannedSeconds(p).iterations);
       bar.update(iterationsDone);
     },
     onEnd() {

@@ -39,6 +39,12 @@ export interface RunOptions {
   overrides?: Partial<BenchOptions>;
   /** Parameter overrides, values as text (`-p kiloBytes=1,5`); converted to the declared values' type. */
   params?: Record<string, readonly string[]>;
+  /**
+   * Run fork 1 of every benchmark, then fork 2 of every one, and so on, instead of all forks of one benchmark
+   * before the next: a machine that slows down for a minute then weighs on every benchmark alike, which a
+   * ratio of two of them needs. Results and their order are the same.
+   */
+  interleave?: boolean;
 }
 
 /** Callbacks for progress displays. */
@@ -189,10 +195,18 @@ export function planBenchmarks(
   return plan;
 }
 
+/** A planned benchmark's forks so far. */
+interface Trials {
+  rawData: number[][];
+  pids: number[];
+  runtime?: TrialResult["runtime"];
+}
+
 /**
  * Runs benchmarks the JMH way: one after another, each in `forks` fresh child processes (or once in this
- * process when forks is 0), pooling all measurement iterations of all forks into one result. A benchmark that
- * throws is recorded in `failures` and the run goes on.
+ * process when forks is 0), pooling all measurement iterations of all forks into one result. With
+ * `interleave`, fork k of every benchmark runs before fork k + 1 of any. A benchmark that throws is recorded
+ * in `failures` and the run goes on.
  */
 export async function runBenchmarks(
   suites: readonly (LoadedSuite | AnySuite)[],
@@ -203,6 +217,9 @@ export async function runBenchmarks(
   const report: RunReport = { results: [], pids: [], failures: [], skipped: [] };
   const unavailable = new Map<string, string | undefined>();
   listener.onStart?.(plan);
+  // What runs: each benchmark's forks (1-based; 0 alone for an in-process run), one benchmark after
+  // another, or round by round.
+  const runnable: { planned: PlannedBenchmark; index: number; forks: number[] }[] = [];
   for (const [index, planned] of plan.entries()) {
     const entry = benchmarkEntry(planned.suite, planned.benchmark);
     if (!unavailable.has(planned.id)) {
@@ -215,63 +232,102 @@ export async function runBenchmarks(
       report.skipped.push({ benchmark: planned.id, params: planned.params, reason });
       continue;
     }
-    listener.onBenchmarkStart?.(planned, index);
+    const forks = planned.options.forks;
+    // An external benchmark always runs in its own process: forks 0 still means one.
+    const first = forks === 0 && entry.external === undefined ? 0 : 1;
+    const last = entry.external === undefined ? forks : Math.max(forks, 1);
+    const list: number[] = [];
+    for (let fork = first; fork <= last; fork++) list.push(fork);
+    runnable.push({ planned, index, forks: list });
+  }
+  const trials = new Map<PlannedBenchmark, Trials>();
+  const failed = new Map<PlannedBenchmark, BenchError>();
+  const schedule: [(typeof runnable)[number], number][] = [];
+  if (options.interleave) {
+    const rounds = Math.max(0, ...runnable.map((r) => r.forks.length));
+    for (let k = 0; k < rounds; k++) {
+      for (const r of runnable) if (k < r.forks.length) schedule.push([r, r.forks[k]!]);
+    }
+  } else {
+    for (const r of runnable) for (const fork of r.forks) schedule.push([r, fork]);
+  }
+  const finish = (planned: PlannedBenchmark) => {
+    const error = failed.get(planned);
+    if (error) {
+      report.failures.push({ benchmark: planned.id, params: planned.params, error });
+      listener.onBenchmarkEnd?.(planned, { error });
+      return;
+    }
+    const t = trials.get(planned)!;
+    const result = buildResult(planned.id, planned.params, planned.options, t.rawData, t.runtime);
+    report.results.push(result);
+    report.pids.push(t.pids);
+    listener.onBenchmarkEnd?.(planned, { result });
+  };
+  for (const [r, fork] of schedule) {
+    const { planned } = r;
+    if (failed.has(planned)) continue;
+    let t = trials.get(planned);
+    if (t === undefined) {
+      t = { rawData: [], pids: [] };
+      trials.set(planned, t);
+      listener.onBenchmarkStart?.(planned, r.index);
+    }
     try {
-      const rawData: number[][] = [];
-      const pids: number[] = [];
-      let runtime: TrialResult["runtime"];
-      const forks = planned.options.forks;
-      const external = entry.external;
-      if (forks > 0 && planned.module === undefined && external === undefined) {
-        throw new BenchError(
-          "ERR_BENCH_FORK",
-          `suite ${planned.suite.name} was not loaded from a module, so it cannot fork; load it with loadSuiteModule() or use forks: 0`,
-        );
-      }
-      // An external benchmark always runs in its own process: forks 0 still means one.
-      const first = forks === 0 && external === undefined ? 0 : 1;
-      const last = external === undefined ? forks : Math.max(forks, 1);
-      for (let fork = first; fork <= last; fork++) {
-        listener.onForkStart?.(planned, fork);
-        const onIteration = (record: IterationRecord) =>
-          listener.onIteration?.(planned, fork, record);
-        const trial = external
-          ? await runExternalFork(
-              external.command(planned.params, planned.options),
-              planned.options,
-              onIteration,
-            )
-          : fork === 0
-            ? await runTrial(planned, onIteration)
-            : await runFork(
-                {
-                  module: planned.module!,
-                  suite: planned.suite.name,
-                  benchmark: planned.benchmark,
-                  params: planned.params,
-                  options: planned.options,
-                },
-                onIteration,
-              );
-        rawData.push(trial.measurement);
-        pids.push(trial.pid);
-        runtime ??= trial.runtime;
-      }
-      const result = buildResult(planned.id, planned.params, planned.options, rawData, runtime);
-      report.results.push(result);
-      report.pids.push(pids);
-      listener.onBenchmarkEnd?.(planned, { result });
+      const trial = await runOneFork(planned, fork, listener);
+      t.rawData.push(trial.measurement);
+      t.pids.push(trial.pid);
+      t.runtime ??= trial.runtime;
     } catch (cause) {
-      const error =
+      failed.set(
+        planned,
         cause instanceof BenchError
           ? cause
           : new BenchError("ERR_BENCH_FAILED", (cause as Error)?.message ?? String(cause), {
               cause,
-            });
-      report.failures.push({ benchmark: planned.id, params: planned.params, error });
-      listener.onBenchmarkEnd?.(planned, { error });
+            }),
+      );
     }
+    // In order: a benchmark ends after its last fork, or at once when one failed.
+    if (!options.interleave && (failed.has(planned) || fork === r.forks.at(-1))) finish(planned);
   }
+  // Interleaved, results keep the plan's order.
+  if (options.interleave) for (const r of runnable) if (trials.has(r.planned)) finish(r.planned);
   listener.onEnd?.();
   return report;
+}
+
+/** One fork (or the in-process trial, fork 0) of a planned benchmark. */
+async function runOneFork(
+  planned: PlannedBenchmark,
+  fork: number,
+  listener: RunListener,
+): Promise<TrialResult> {
+  const external = benchmarkEntry(planned.suite, planned.benchmark).external;
+  if (fork > 0 && planned.module === undefined && external === undefined) {
+    throw new BenchError(
+      "ERR_BENCH_FORK",
+      `suite ${planned.suite.name} was not loaded from a module, so it cannot fork; load it with loadSuiteModule() or use forks: 0`,
+    );
+  }
+  listener.onForkStart?.(planned, fork);
+  const onIteration = (record: IterationRecord) => listener.onIteration?.(planned, fork, record);
+  if (external) {
+    return runExternalFork(
+      external.command(planned.params, planned.options),
+      planned.options,
+      onIteration,
+    );
+  }
+  if (fork === 0) return runTrial(planned, onIteration);
+  return runFork(
+    {
+      module: planned.module!,
+      suite: planned.suite.name,
+      benchmark: planned.benchmark,
+      params: planned.params,
+      options: planned.options,
+    },
+    onIteration,
+  );
 }

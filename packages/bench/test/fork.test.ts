@@ -84,4 +84,59 @@ describe("forks", () => {
       message: "boom from the benchmark",
     });
   });
+
+  it("interleave forks when asked: fork k of every benchmark before fork k + 1 of any", async () => {
+    const suites = await loadSuiteModule(fixtures);
+    const run = async (interleave: boolean) => {
+      const order: string[] = [];
+      const report = await runBenchmarks(
+        suites,
+        {
+          filter: "^(Spin|Throwing|Pids)\\.",
+          params: { micros: ["50"] },
+          overrides: {
+            forks: 2,
+            warmup: { iterations: 0, time: 1 },
+            measurement: { iterations: 1, time: 1 },
+          },
+          interleave,
+        },
+        {
+          onForkStart: (p, fork) => order.push(`${p.benchmark}${fork}`),
+          onBenchmarkEnd: (p) => order.push(`end ${p.benchmark}`),
+        },
+      );
+      return { order, report };
+    };
+    const plain = await run(false);
+    expect(plain.order).toEqual([
+      "pid1",
+      "pid2",
+      "end pid",
+      "spin1",
+      "spin2",
+      "end spin",
+      "boom1",
+      "end boom",
+    ]);
+    const mixed = await run(true);
+    // A failed benchmark runs no more forks; results and failures keep the plan's order.
+    expect(mixed.order).toEqual([
+      "pid1",
+      "spin1",
+      "boom1",
+      "pid2",
+      "spin2",
+      "end pid",
+      "end spin",
+      "end boom",
+    ]);
+    for (const { report } of [plain, mixed]) {
+      expect(report.results.map((r) => [r.benchmark, r.primaryMetric.rawData.length])).toEqual([
+        ["Pids.pid", 2],
+        ["Spin.spin", 2],
+      ]);
+      expect(report.failures.map((f) => f.benchmark)).toEqual(["Throwing.boom"]);
+    }
+  });
 });

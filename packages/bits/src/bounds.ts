@@ -3,12 +3,33 @@ import { OutOfRangeError } from "./errors";
 // Cold paths, kept out of line so the hot accessors stay small enough to inline.
 
 /**
- * Throws the `RangeError` for a `width`-byte access at `offset` into a byte array of `length` bytes.
+ * The `TypeError` (`ERR_INVALID_ARG_TYPE`, as Node's `Buffer` methods throw) for an argument that is not a
+ * number, which `DataView` would convert (`"4"` to 4, `null` to 0) and a typo would slip through.
  * @internal
  */
-export function throwOutOfRange(offset: number, width: number, length: number): never {
+export function notANumber(what: string, value: unknown): TypeError {
+  const shown = typeof value === "string" ? ` (${JSON.stringify(value)})` : "";
+  const error = new TypeError(
+    `${what} must be a number, got ${value === null ? "null" : typeof value}${shown}`,
+  );
+  (error as TypeError & { code: string }).code = "ERR_INVALID_ARG_TYPE";
+  return error;
+}
+
+/**
+ * Throws the `RangeError` for a `width`-byte access at `offset` into a byte array (or, as `target` says, a
+ * `DataView`) of `length` bytes; the `TypeError` of {@link notANumber} when `offset` is not a number.
+ * @internal
+ */
+export function throwOutOfRange(
+  offset: number,
+  width: number,
+  length: number,
+  target = "Uint8Array",
+): never {
+  if (typeof offset !== "number") throw notANumber("Offset", offset);
   throw new OutOfRangeError(
-    `Offset ${String(offset)} is out of range for a ${width}-byte access to a Uint8Array of length ${length}`,
+    `Offset ${String(offset)} is out of range for ${width === 8 ? "an" : "a"} ${width}-byte access to a ${target} of length ${length}`,
     offset,
     width,
     length,
@@ -22,8 +43,13 @@ export function throwOutOfRange(offset: number, width: number, length: number): 
  * integers, where `off >>> 0 !== off` costs a compare per access.
  * @internal
  */
-export function checkLargeOffset(offset: number, width: number, length: number): void {
-  if (offset >>> 0 !== offset) throwOutOfRange(offset, width, length);
+export function checkLargeOffset(
+  offset: number,
+  width: number,
+  length: number,
+  target?: string,
+): void {
+  if (offset >>> 0 !== offset) throwOutOfRange(offset, width, length, target);
 }
 
 /**
@@ -36,6 +62,7 @@ export function throwIndexOutOfRange(
   count: number,
   length: number,
 ): never {
+  if (typeof index !== "number") throw notANumber(what, index);
   throw new OutOfRangeError(
     `${what} ${String(index)} is out of range for ${count} element(s) of an array of length ${length}`,
     index,
@@ -57,6 +84,7 @@ export function checkRange(offset: number, width: number, length: number): void 
  * @internal
  */
 export function checkCount(count: number): void {
+  if (typeof count !== "number") throw notANumber("Count", count);
   if (!Number.isSafeInteger(count) || count < 0) {
     throw new OutOfRangeError(`Count ${String(count)} is not a non-negative integer`, count, 0, 0);
   }

@@ -6,8 +6,10 @@ import { shortAscii } from "./short-ascii";
 /** The most bytes a `writeUTF` body may take: its length prefix is an unsigned 16-bit integer. */
 const MAX_UTF_LENGTH = 65535;
 
-// Decoded UTF-16 units of the non-ASCII path; grows to the longest input seen, then is reused.
+// Decoded UTF-16 units of the non-ASCII path; grows up to a `readUTF` body's size, then is reused. A longer
+// input gets an array of its own: kept, one 100 MB decode would hold 200 MB for the life of the process.
 let chars = new Uint16Array(1024);
+const KEPT_CHARS = MAX_UTF_LENGTH;
 // Enough arguments per `String.fromCharCode.apply` to be fast, few enough for any engine's stack.
 const CHUNK = 8192;
 const ascii = new TextDecoder("utf-8");
@@ -106,8 +108,9 @@ function decode(bytes: Uint8Array, offset: number, length: number): string {
     if (isAscii(body)) return ascii.decode(body);
     while (bytes[i]! < 0x80) i++;
   }
-  if (chars.length < length) chars = new Uint16Array(Math.max(length, chars.length * 2));
-  const out = chars;
+  if (chars.length < length && length <= KEPT_CHARS)
+    chars = new Uint16Array(Math.min(Math.max(length, chars.length * 2), KEPT_CHARS));
+  const out = length <= chars.length ? chars : new Uint16Array(length);
   let n = 0;
   for (let k = offset; k < i; k++) out[n++] = bytes[k]!;
   // The JDK's DataInputStream.readUTF loop; positions in messages count from the body's first byte.

@@ -10,9 +10,9 @@ import { charCode, checkSafeInt64, safeInt64Error } from "./single-byte";
  * `char`, safe 64-bit numbers), with no view to find per call, so each access costs what the `DataView`
  * call costs.
  *
- * Offsets are relative to the view. The view's own bounds check rejects an access that does not fit
- * (a `RangeError`); an offset that is not an integer is an `OutOfRangeError`, never truncated as
- * `DataView` would. A failed call writes nothing.
+ * Offsets are relative to the view. An access that does not fit the view, or an offset that is not an
+ * integer (never truncated as `DataView` would), is an `OutOfRangeError` (`ERR_OUT_OF_RANGE`); an offset
+ * that is not a number is a `TypeError` (`ERR_INVALID_ARG_TYPE`). A failed call writes nothing.
  */
 export interface ViewCodec {
   /** The byte order of this codec. */
@@ -71,6 +71,21 @@ export interface ViewCodec {
   setSafeInt64(view: DataView, off: number, v: number): void;
 }
 
+/**
+ * Called with what a view access threw: the `OutOfRangeError` when `[off, off + width)` is outside the view (its
+ * own `RangeError` names neither), else the error as it was (not a `DataView`, a detached buffer).
+ */
+function rethrow(error: unknown, view: DataView, off: number, width: number): never {
+  const length = view?.byteLength;
+  if (
+    error instanceof RangeError &&
+    typeof length === "number" &&
+    (off < 0 || off > length - width)
+  )
+    throwOutOfRange(off, width, length, "DataView");
+  throw error;
+}
+
 // Built by a function of `little` so both orders share one body; a never-assigned parameter is a
 // constant to the optimiser, so each accessor compiles to the one DataView call it needs.
 function viewCodec(order: ByteOrder, little: boolean): ViewCodec {
@@ -83,67 +98,119 @@ function viewCodec(order: ByteOrder, little: boolean): ViewCodec {
   // they reject a negative offset up front (else the far half could land in range) and write the far
   // half first: its bounds check then covers the whole access before a byte changes.
   function check(view: DataView, off: number, width: number): void {
-    if ((off | 0) !== off) checkLargeOffset(off, width, view.byteLength);
+    if ((off | 0) !== off) checkLargeOffset(off, width, view.byteLength, "DataView");
   }
   function check64(view: DataView, off: number): void {
-    if (off >>> 0 !== off) throwOutOfRange(off, 8, view.byteLength);
+    if (off >>> 0 !== off) throwOutOfRange(off, 8, view.byteLength, "DataView");
   }
 
   const methods = Object.freeze({
     order,
     getInt8(view: DataView, off: number): number {
       check(view, off, 1);
-      return view.getInt8(off);
+      try {
+        return view.getInt8(off);
+      } catch (error) {
+        return rethrow(error, view, off, 1);
+      }
     },
     setInt8(view: DataView, off: number, v: number): void {
       check(view, off, 1);
-      view.setInt8(off, v);
+      try {
+        view.setInt8(off, v);
+      } catch (error) {
+        rethrow(error, view, off, 1);
+      }
     },
     getUint8(view: DataView, off: number): number {
       check(view, off, 1);
-      return view.getUint8(off);
+      try {
+        return view.getUint8(off);
+      } catch (error) {
+        return rethrow(error, view, off, 1);
+      }
     },
     setUint8(view: DataView, off: number, v: number): void {
       check(view, off, 1);
-      view.setUint8(off, v);
+      try {
+        view.setUint8(off, v);
+      } catch (error) {
+        rethrow(error, view, off, 1);
+      }
     },
     getInt16(view: DataView, off: number): number {
       check(view, off, 2);
-      return view.getInt16(off, little);
+      try {
+        return view.getInt16(off, little);
+      } catch (error) {
+        return rethrow(error, view, off, 2);
+      }
     },
     setInt16(view: DataView, off: number, v: number): void {
       check(view, off, 2);
-      view.setInt16(off, v, little);
+      try {
+        view.setInt16(off, v, little);
+      } catch (error) {
+        rethrow(error, view, off, 2);
+      }
     },
     getUint16(view: DataView, off: number): number {
       check(view, off, 2);
-      return view.getUint16(off, little);
+      try {
+        return view.getUint16(off, little);
+      } catch (error) {
+        return rethrow(error, view, off, 2);
+      }
     },
     setUint16(view: DataView, off: number, v: number): void {
       check(view, off, 2);
-      view.setUint16(off, v, little);
+      try {
+        view.setUint16(off, v, little);
+      } catch (error) {
+        rethrow(error, view, off, 2);
+      }
     },
     getInt32(view: DataView, off: number): number {
       check(view, off, 4);
-      return view.getInt32(off, little);
+      try {
+        return view.getInt32(off, little);
+      } catch (error) {
+        return rethrow(error, view, off, 4);
+      }
     },
     setInt32(view: DataView, off: number, v: number): void {
       check(view, off, 4);
-      view.setInt32(off, v, little);
+      try {
+        view.setInt32(off, v, little);
+      } catch (error) {
+        rethrow(error, view, off, 4);
+      }
     },
     getUint32(view: DataView, off: number): number {
       check(view, off, 4);
-      return view.getUint32(off, little);
+      try {
+        return view.getUint32(off, little);
+      } catch (error) {
+        return rethrow(error, view, off, 4);
+      }
     },
     setUint32(view: DataView, off: number, v: number): void {
       check(view, off, 4);
-      view.setUint32(off, v, little);
+      try {
+        view.setUint32(off, v, little);
+      } catch (error) {
+        rethrow(error, view, off, 4);
+      }
     },
     // Two 32-bit loads into the scratch word beat DataView's own 64-bit accessors (measured in the bits suite).
     getBigInt64(view: DataView, off: number): bigint {
       check64(view, off);
-      i32[LO] = view.getInt32(off + loAt, little);
-      i32[HI] = view.getInt32(off + hiAt, little);
+      try {
+        i32[LO] = view.getInt32(off + loAt, little);
+        i32[HI] = view.getInt32(off + hiAt, little);
+      } catch (error) {
+        rethrow(error, view, off, 8);
+      }
       return i64[0]!;
     },
     setBigInt64(view: DataView, off: number, v: bigint): void {
@@ -153,8 +220,12 @@ function viewCodec(order: ByteOrder, little: boolean): ViewCodec {
     },
     getBigUint64(view: DataView, off: number): bigint {
       check64(view, off);
-      i32[LO] = view.getInt32(off + loAt, little);
-      i32[HI] = view.getInt32(off + hiAt, little);
+      try {
+        i32[LO] = view.getInt32(off + loAt, little);
+        i32[HI] = view.getInt32(off + hiAt, little);
+      } catch (error) {
+        rethrow(error, view, off, 8);
+      }
       return u64[0]!;
     },
     setBigUint64(view: DataView, off: number, v: bigint): void {
@@ -164,50 +235,88 @@ function viewCodec(order: ByteOrder, little: boolean): ViewCodec {
     },
     getFloat32(view: DataView, off: number): number {
       check(view, off, 4);
-      return view.getFloat32(off, little);
+      try {
+        return view.getFloat32(off, little);
+      } catch (error) {
+        return rethrow(error, view, off, 4);
+      }
     },
     setFloat32(view: DataView, off: number, v: number): void {
       check(view, off, 4);
       v = +v; // once; then `v <= v` is the one-branch NaN test (see big-endian.ts)
-      // biome-ignore lint/suspicious/noSelfCompare: the one-branch NaN test
-      if (v <= v) view.setFloat32(off, v, little);
-      else view.setInt32(off, CANONICAL_FLOAT_NAN_BITS, little);
+      try {
+        // biome-ignore lint/suspicious/noSelfCompare: the one-branch NaN test
+        if (v <= v) view.setFloat32(off, v, little);
+        else view.setInt32(off, CANONICAL_FLOAT_NAN_BITS, little);
+      } catch (error) {
+        rethrow(error, view, off, 4);
+      }
     },
     getFloat64(view: DataView, off: number): number {
       check(view, off, 8);
-      return view.getFloat64(off, little);
+      try {
+        return view.getFloat64(off, little);
+      } catch (error) {
+        return rethrow(error, view, off, 8);
+      }
     },
     setFloat64(view: DataView, off: number, v: number): void {
       check(view, off, 8);
       v = +v;
-      // biome-ignore lint/suspicious/noSelfCompare: the one-branch NaN test
-      if (v <= v) {
-        view.setFloat64(off, v, little);
-      } else {
-        check64(view, off);
-        writeWords(view, off, CANONICAL_DOUBLE_NAN_HI, 0);
+      try {
+        // biome-ignore lint/suspicious/noSelfCompare: the one-branch NaN test
+        if (v <= v) {
+          view.setFloat64(off, v, little);
+        } else {
+          check64(view, off);
+          writeWords(view, off, CANONICAL_DOUBLE_NAN_HI, 0);
+        }
+      } catch (error) {
+        rethrow(error, view, off, 8);
       }
     },
     getBoolean(view: DataView, off: number): boolean {
       check(view, off, 1);
-      return view.getUint8(off) !== 0;
+      try {
+        return view.getUint8(off) !== 0;
+      } catch (error) {
+        return rethrow(error, view, off, 1);
+      }
     },
     setBoolean(view: DataView, off: number, v: boolean): void {
       check(view, off, 1);
-      view.setUint8(off, v ? 1 : 0);
+      try {
+        view.setUint8(off, v ? 1 : 0);
+      } catch (error) {
+        rethrow(error, view, off, 1);
+      }
     },
     getChar(view: DataView, off: number): string {
       check(view, off, 2);
-      return String.fromCharCode(view.getUint16(off, little));
+      try {
+        return String.fromCharCode(view.getUint16(off, little));
+      } catch (error) {
+        return rethrow(error, view, off, 2);
+      }
     },
     setChar(view: DataView, off: number, c: string | number): void {
       check(view, off, 2);
-      view.setUint16(off, charCode(c), little);
+      try {
+        view.setUint16(off, charCode(c), little);
+      } catch (error) {
+        rethrow(error, view, off, 2);
+      }
     },
     getSafeInt64(view: DataView, off: number): number {
       check64(view, off);
-      const lo = view.getUint32(off + loAt, little);
-      const hi = view.getInt32(off + hiAt, little);
+      let lo: number;
+      let hi: number;
+      try {
+        lo = view.getUint32(off + loAt, little);
+        hi = view.getInt32(off + hiAt, little);
+      } catch (error) {
+        return rethrow(error, view, off, 8);
+      }
       const v = hi * 4294967296 + lo;
       // Rounding is monotonic and 2^53 is representable, so an unsafe value never rounds into range.
       if (v > Number.MAX_SAFE_INTEGER || v < -Number.MAX_SAFE_INTEGER) {
@@ -227,13 +336,14 @@ function viewCodec(order: ByteOrder, little: boolean): ViewCodec {
 
   // The far word first, so its bounds check guards the whole access.
   function writeWords(view: DataView, off: number, hi: number, lo: number): void {
-    if (little) {
-      view.setInt32(off + 4, hi, true);
-      view.setInt32(off, lo, true);
-    } else {
-      view.setInt32(off + 4, lo);
-      view.setInt32(off, hi);
+    try {
+      if (little) view.setInt32(off + 4, hi, true);
+      else view.setInt32(off + 4, lo);
+    } catch (error) {
+      rethrow(error, view, off, 8);
     }
+    if (little) view.setInt32(off, lo, true);
+    else view.setInt32(off, hi);
   }
 }
 

@@ -39,7 +39,6 @@ describe.each([BigEndian, LittleEndian].map((c) => [c.order, c] as const))(
           2 ** 32,
           -(2 ** 32),
           Infinity,
-          "1" as unknown as number, // a numeric string is not an offset, though b["1"] is an element
         ];
         for (const off of bad) {
           for (const call of [() => c[`get${name}`]!(b, off), () => c[`set${name}`]!(b, off, v)]) {
@@ -57,6 +56,21 @@ describe.each([BigEndian, LittleEndian].map((c) => [c.order, c] as const))(
             expect(e.message).toContain(`${width}-byte`);
             expect(e.message).toContain(`length ${b.length}`);
             expect([e.offset, e.width, e.length]).toEqual([off, width, b.length]);
+          }
+        }
+        // Not a number: a TypeError, as Node's Buffer methods throw (DataView would take "1" as 1 and null as 0).
+        const notNumbers = ["1", null, undefined, {}, true];
+        for (const off of notNumbers as unknown as number[]) {
+          for (const call of [() => c[`get${name}`]!(b, off), () => c[`set${name}`]!(b, off, v)]) {
+            let err: unknown;
+            try {
+              call();
+            } catch (e) {
+              err = e;
+            }
+            expect(err, `${name} at ${String(off)}`).toBeInstanceOf(TypeError);
+            expect((err as { code?: string }).code).toBe("ERR_INVALID_ARG_TYPE");
+            expect((err as Error).message).toMatch(/^Offset must be a number, got /);
           }
         }
         expect(backing).toEqual(before);

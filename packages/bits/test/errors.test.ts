@@ -1,5 +1,12 @@
 import { expect, test } from "vitest";
-import { BigEndian, OutOfRangeError, UTFDataFormatError } from "../src/index";
+import {
+  BigEndian,
+  BigEndianView,
+  decodeArray,
+  ModifiedUtf8,
+  OutOfRangeError,
+  UTFDataFormatError,
+} from "../src/index";
 
 test("OutOfRangeError is a RangeError shaped like Node's ERR_OUT_OF_RANGE", () => {
   let err: unknown;
@@ -21,6 +28,46 @@ test("OutOfRangeError is a RangeError shaped like Node's ERR_OUT_OF_RANGE", () =
     width: 4,
     length: 6,
   });
+});
+
+test("messages say 'an 8-byte access', and name a DataView when the view codecs are given one", () => {
+  expect(() => BigEndian.getFloat64(new Uint8Array(6), 0)).toThrow(
+    "Offset 0 is out of range for an 8-byte access to a Uint8Array of length 6",
+  );
+  expect(() => BigEndianView.getInt32(new DataView(new ArrayBuffer(8)), 6)).toThrow(
+    "Offset 6 is out of range for a 4-byte access to a DataView of length 8",
+  );
+});
+
+test("a non-number offset, index or count is a TypeError with Node's ERR_INVALID_ARG_TYPE", () => {
+  const b = new Uint8Array(8);
+  const bad = (call: () => unknown, message: string) => {
+    let err: unknown;
+    try {
+      call();
+    } catch (e) {
+      err = e;
+    }
+    expect(err).toBeInstanceOf(TypeError);
+    expect((err as { code?: string }).code).toBe("ERR_INVALID_ARG_TYPE");
+    expect((err as Error).message).toBe(message);
+  };
+  const s = "4" as unknown as number;
+  bad(() => BigEndian.getInt8(b, s), 'Offset must be a number, got string ("4")');
+  bad(() => BigEndian.getInt32(b, null as unknown as number), "Offset must be a number, got null");
+  bad(
+    () => BigEndianView.setInt16(new DataView(b.buffer), s, 1),
+    'Offset must be a number, got string ("4")',
+  );
+  bad(
+    () => decodeArray(b, s, new Int32Array(2), 0, 1, "big"),
+    'Offset must be a number, got string ("4")',
+  );
+  bad(
+    () => decodeArray(b, 0, new Int32Array(2), 0, s, "big"),
+    'Count must be a number, got string ("4")',
+  );
+  bad(() => ModifiedUtf8.decode(b, 0, s), 'Count must be a number, got string ("4")');
 });
 
 test("UTFDataFormatError is not a RangeError", () => {

@@ -85,7 +85,7 @@ describe.each(PAIRS)("%s-endian view codec", (_order, view, codec) => {
   });
 
   test.each(ACCESSORS)(
-    "set%s out of range throws a RangeError and writes nothing",
+    "set%s out of range throws an OutOfRangeError and writes nothing",
     (name, width, values) => {
       const set = method(view, `set${name}`);
       fc.assert(
@@ -97,8 +97,17 @@ describe.each(PAIRS)("%s-endian view codec", (_order, view, codec) => {
             fc.pre(off < 0 || off > length - width);
             const backing = new Uint8Array(length + 16).fill(0xa5);
             const d = new DataView(backing.buffer, 8, length);
-            expect(() => set(d, off, v)).toThrow(RangeError);
+            expect(() => set(d, off, v)).toThrow(OutOfRangeError);
             expect(backing.every((x) => x === 0xa5)).toBe(true);
+            let err: unknown;
+            try {
+              method(view, `get${name}`)(d, off);
+            } catch (e) {
+              err = e;
+            }
+            expect(err).toBeInstanceOf(OutOfRangeError);
+            const e = err as OutOfRangeError;
+            expect([e.offset, e.width, e.length]).toEqual([off, width, length]);
           },
         ),
         { numRuns: 200 },
@@ -182,10 +191,19 @@ describe.each(PAIRS)("%s-endian view codec", (_order, view, codec) => {
     expect(new Uint8Array(d.buffer).every((x) => x === 0)).toBe(true);
   });
 
-  test("an offset past 2^31 gets the view's RangeError; past 2^32, an OutOfRangeError", () => {
+  test("an offset past 2^31 or 2^32 is an OutOfRangeError naming the DataView", () => {
     const d = new DataView(new ArrayBuffer(8));
-    expect(() => view.getInt32(d, 2 ** 31)).toThrow(RangeError);
+    expect(() => view.getInt32(d, 2 ** 31)).toThrow(OutOfRangeError);
     expect(() => view.getInt32(d, 2 ** 32)).toThrow(OutOfRangeError);
+    expect(() => view.getInt32(d, 2 ** 31)).toThrow(/DataView of length 8$/);
+  });
+
+  test("what the view itself refuses, other than the range, is rethrown as it was", () => {
+    const buffer = new ArrayBuffer(8);
+    const d = new DataView(buffer);
+    structuredClone(buffer, { transfer: [buffer] }); // detaches it
+    expect(() => view.getInt32(d, 0)).toThrow(TypeError);
+    expect(() => view.getInt32({} as DataView, 0)).toThrow(TypeError);
   });
 
   test("is frozen, with the Uint8Array codec's method set and order", () => {
