@@ -1,30 +1,9 @@
 import * as path from "node:path";
-import { PassThrough, Readable } from "node:stream";
 import { describe, expect, it } from "vitest";
 import { open } from "../src";
-import { EXIT, runCli } from "../src/cli-main";
+import { EXIT } from "../src/cli-main";
 import { tempDir } from "./helpers";
-
-async function rafkv(args: string[], stdin: Uint8Array = new Uint8Array()) {
-  const out: Buffer[] = [];
-  const err: Buffer[] = [];
-  const stdout = new PassThrough();
-  const stderr = new PassThrough();
-  stdout.on("data", (d: Buffer) => out.push(d));
-  stderr.on("data", (d: Buffer) => err.push(d));
-  const io = {
-    stdout,
-    stderr: stderr as unknown as NodeJS.WriteStream,
-    stdin: Readable.from([Buffer.from(stdin)]),
-  };
-  const code = await runCli(args, io);
-  return {
-    code,
-    stdout: Buffer.concat(out),
-    out: Buffer.concat(out).toString(),
-    err: Buffer.concat(err).toString(),
-  };
-}
+import { rafkv } from "./rafkv";
 
 describe("rafkv --key-encoding", () => {
   it("takes back a binary key as scan -e hex or -e base64 printed it, in every command that takes a key", async () => {

@@ -7,6 +7,7 @@ import { describe, expect, it } from "vitest";
 import { open } from "../src";
 import { EXIT, runCli } from "../src/cli-main";
 import { dataFiles, flipByte, tempDir } from "./helpers";
+import { rafkv } from "./rafkv";
 
 const CLI = fileURLToPath(new URL("../dist/cli.js", import.meta.url));
 
@@ -22,22 +23,6 @@ function capture() {
 
 function sinkStream(): NodeJS.WriteStream {
   return capture().stream;
-}
-
-async function rafkv(args: string[], stdin: Uint8Array = new Uint8Array()) {
-  const out: Buffer[] = [];
-  const err: Buffer[] = [];
-  const stdout = new PassThrough();
-  const stderr = new PassThrough() as unknown as NodeJS.WriteStream;
-  stdout.on("data", (d: Buffer) => out.push(d));
-  (stderr as unknown as PassThrough).on("data", (d: Buffer) => err.push(d));
-  const code = await runCli(args, { stdout, stderr, stdin: Readable.from([Buffer.from(stdin)]) });
-  return {
-    code,
-    stdout: Buffer.concat(out),
-    out: Buffer.concat(out).toString(),
-    err: Buffer.concat(err).toString(),
-  };
 }
 
 describe("rafkv CLI", () => {

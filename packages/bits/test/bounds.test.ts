@@ -1,5 +1,6 @@
 import { describe, expect, test } from "vitest";
 import { BigEndian, type Codec, LittleEndian, OutOfRangeError } from "../src/index";
+import { thrown } from "./helpers";
 
 // Every setter, with a value it accepts, and the width it touches.
 const SETTERS: ReadonlyArray<readonly [string, number, unknown]> = [
@@ -42,12 +43,7 @@ describe.each([BigEndian, LittleEndian].map((c) => [c.order, c] as const))(
         ];
         for (const off of bad) {
           for (const call of [() => c[`get${name}`]!(b, off), () => c[`set${name}`]!(b, off, v)]) {
-            let err: unknown;
-            try {
-              call();
-            } catch (e) {
-              err = e;
-            }
+            const err = thrown(call);
             expect(err, `${name} at ${off}`).toBeInstanceOf(RangeError);
             expect(err).toBeInstanceOf(OutOfRangeError);
             const e = err as OutOfRangeError;
@@ -62,12 +58,7 @@ describe.each([BigEndian, LittleEndian].map((c) => [c.order, c] as const))(
         const notNumbers = ["1", null, undefined, {}, true];
         for (const off of notNumbers as unknown as number[]) {
           for (const call of [() => c[`get${name}`]!(b, off), () => c[`set${name}`]!(b, off, v)]) {
-            let err: unknown;
-            try {
-              call();
-            } catch (e) {
-              err = e;
-            }
+            const err = thrown(call);
             expect(err, `${name} at ${String(off)}`).toBeInstanceOf(TypeError);
             expect((err as { code?: string }).code).toBe("ERR_INVALID_ARG_TYPE");
             expect((err as Error).message).toMatch(/^Offset must be a number, got /);

@@ -7,14 +7,10 @@ import {
   OutOfRangeError,
   UTFDataFormatError,
 } from "../src/index";
+import { thrown } from "./helpers";
 
 test("OutOfRangeError is a RangeError shaped like Node's ERR_OUT_OF_RANGE", () => {
-  let err: unknown;
-  try {
-    BigEndian.getInt32(new Uint8Array(6), 3);
-  } catch (e) {
-    err = e;
-  }
+  const err = thrown(() => BigEndian.getInt32(new Uint8Array(6), 3));
   expect(err).toBeInstanceOf(OutOfRangeError);
   expect(err).toBeInstanceOf(RangeError);
   const e = err as OutOfRangeError;
@@ -42,12 +38,7 @@ test("messages say 'an 8-byte access', and name a DataView when the view codecs 
 test("a non-number offset, index or count is a TypeError with Node's ERR_INVALID_ARG_TYPE", () => {
   const b = new Uint8Array(8);
   const bad = (call: () => unknown, message: string) => {
-    let err: unknown;
-    try {
-      call();
-    } catch (e) {
-      err = e;
-    }
+    const err = thrown(call);
     expect(err).toBeInstanceOf(TypeError);
     expect((err as { code?: string }).code).toBe("ERR_INVALID_ARG_TYPE");
     expect((err as Error).message).toBe(message);

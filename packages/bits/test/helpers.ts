@@ -149,3 +149,13 @@ export const anyUnits = fc
     { maxLength: 80 },
   )
   .map((units) => String.fromCharCode(...units));
+
+/** What `call` threw (undefined when it returned), to inspect more than `toThrow` can. */
+export function thrown(call: () => unknown): unknown {
+  try {
+    call();
+  } catch (e) {
+    return e;
+  }
+  return undefined;
+}

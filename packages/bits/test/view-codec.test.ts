@@ -18,6 +18,7 @@ import {
   intValues,
   NUMERIC_TYPES,
   placedBytes,
+  thrown,
 } from "./helpers";
 
 const viewOf = (b: Uint8Array) => new DataView(b.buffer, b.byteOffset, b.byteLength);
@@ -99,12 +100,7 @@ describe.each(PAIRS)("%s-endian view codec", (_order, view, codec) => {
             const d = new DataView(backing.buffer, 8, length);
             expect(() => set(d, off, v)).toThrow(OutOfRangeError);
             expect(backing.every((x) => x === 0xa5)).toBe(true);
-            let err: unknown;
-            try {
-              method(view, `get${name}`)(d, off);
-            } catch (e) {
-              err = e;
-            }
+            const err = thrown(() => method(view, `get${name}`)(d, off));
             expect(err).toBeInstanceOf(OutOfRangeError);
             const e = err as OutOfRangeError;
             expect([e.offset, e.width, e.length]).toEqual([off, width, length]);
