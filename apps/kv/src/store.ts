@@ -209,7 +209,7 @@ export class Store {
         store.#closeFiles();
         // A read-only open of a live store (a writer without OS locks) whose listing a compaction changed: a
         // fresh listing is consistent again. A writer owns the directory, so its errors are real.
-        const stale = readOnly && listingChanged(error);
+        const stale = readOnly && listingChanged(error, real);
         if (stale && attempt < LOAD_ATTEMPTS) {
           await sleep(attempt); // lets the writer finish deleting the compaction's inputs
           continue;
@@ -280,16 +280,17 @@ export class Store {
       damageIn(dataFileName(id), offset, bytes);
     // Found by reads in an earlier session (see Store.#foundCorrupt).
     for (const d of readDamaged(this.dir)) damageIn(d.file, d.offset, d.bytes);
-    // Every file is opened before any is scanned: a live writer's compaction may delete them (a reader then loads
-    // again), and the shorter the time from listing to the last open, the rarer that is. Once open, a file stays
-    // readable even when deleted.
+    // A reader opens every file before it scans any: a live writer's compaction may delete them (the reader then
+    // loads again), and the shorter the time from listing to the last open, the rarer that is. Once open, a file
+    // stays readable even when deleted. A writer owns the directory: it reads each hint when its turn comes, so at
+    // most one hint's bytes are held at a time.
+    const readHintBytes = (id: number) =>
+      listing.hintIds.has(id) ? readWholeFile(inDir(this.dir, hintFileName(id))) : null;
     const snapshot = ids.map((id) => {
       // The hint before the data file's size: a writer that seals the file in between (a read-only open of a live
       // store) wrote the hint after the bytes it covers, so the size taken next is at least its coverage.
       // Its bytes, decoded only when its turn comes: entry objects of every hint at once would take far more memory.
-      const hintBytes = listing.hintIds.has(id)
-        ? readWholeFile(inDir(this.dir, hintFileName(id)))
-        : null;
+      const hintBytes = writable ? null : readHintBytes(id);
       const mode = writable && id === lastId ? "rw" : "r";
       const file = DataFile.open(inDir(this.dir, dataFileName(id)), mode);
       this.#files.set(id, file);
@@ -298,7 +299,7 @@ export class Store {
     for (const entry of snapshot) {
       const { id, file } = entry;
       const hintPath = inDir(this.dir, hintFileName(id));
-      const bytes = entry.hintBytes;
+      const bytes = writable ? readHintBytes(id) : entry.hintBytes;
       entry.hintBytes = null; // read once: let it go with the entries decoded from it
       const hasHint = bytes !== null;
       const hint = bytes && decodeHint(bytes);
@@ -1046,7 +1047,9 @@ export class Store {
         // A reader of a live store sees a file as it was at open; its writer may have sealed it since, writing a
         // hint over records appended later. A writer's hint never covers more than it knows.
         const entries = this.#reader
-          ? hint.entries.filter((h) => h.offset < file.size)
+          ? hint.entries.filter(
+              (h) => h.offset + recordSize(h.id.length, h.valueLength) <= file.size,
+            )
           : hint.entries;
         if (!hintMatches(entries, seen))
           problems.push(`${hintFileName(id)}: does not match ${name}`);

@@ -323,4 +323,17 @@ describe("damage in a file without a hint", () => {
     expect(await s.getString("d1")).toBe("after");
     await s.close();
   });
+
+  it("a read-only open reports a hint it cannot read as that error, not as a store that kept changing", async () => {
+    const { dir, file } = await hintedStore(5);
+    const hint = file.replace(/\.data$/, ".hint");
+    fs.rmSync(hint);
+    fs.symlinkSync(path.join(dir, "nowhere"), hint); // dangling: ENOENT, yet the name is there
+    const started = performance.now();
+    await expect(open(dir, { readOnly: true })).rejects.toMatchObject({ code: "ENOENT" });
+    expect(performance.now() - started).toBeLessThan(50); // no retries
+    await expect(open(path.join(dir, "gone"), { readOnly: true })).rejects.toMatchObject({
+      code: "ERR_KV_NO_STORE",
+    });
+  });
 });

@@ -37,9 +37,13 @@ export const lastView: LastView = new LastView(EMPTY, EMPTY_VIEW);
 const previous = new LastView(EMPTY, EMPTY_VIEW);
 const views = new WeakMap<Uint8Array, DataView>();
 
-// The two slots hold their arrays strongly: a large one is let go of a while after it was cached, or a
-// program that decoded one big file and dropped it would keep it alive until two other arrays came
-// by. One more lookup per second costs nothing; small arrays are not worth a timer.
+// The two slots hold their arrays strongly: one over a large buffer (a small window into a file read
+// whole counts: it keeps the whole buffer) is let go of a while after it was cached, or a program that
+// decoded one big file and dropped it would keep it alive until two other arrays came by. One more
+// lookup per second costs nothing; small buffers are not worth a timer. Sizes are read from the
+// `ArrayBuffer`, whose getter gives 0 once it is detached, never from a `DataView`, whose getter throws
+// then (and for a view that a shrunken resizable buffer left out of bounds): in a timer, that would
+// end the process.
 const LARGE = 1 << 20;
 const RELEASE_MS = 1000;
 let releasing = false;
@@ -47,7 +51,7 @@ let releasing = false;
 function forgetLarge(): void {
   releasing = false;
   for (const slot of [lastView, previous]) {
-    if (slot.v.byteLength >= LARGE) {
+    if (slot.b.buffer.byteLength >= LARGE) {
       slot.b = EMPTY;
       slot.v = EMPTY_VIEW;
     }
@@ -74,9 +78,10 @@ export function lookup(b: Uint8Array): DataView {
   previous.v = lastView.v;
   lastView.b = b;
   lastView.v = v;
-  if (v.byteLength >= LARGE && !releasing) {
+  if (b.buffer.byteLength >= LARGE && !releasing) {
     releasing = true;
-    setTimeout(forgetLarge, RELEASE_MS).unref();
+    // unref: never what keeps Node running (other runtimes' timers have no unref)
+    (setTimeout(forgetLarge, RELEASE_MS) as { unref?: () => void }).unref?.();
   }
   return v;
 }
@@ -92,7 +97,11 @@ export function renewView(b: Uint8Array, off: number, width: number): DataView {
   checkRange(off, width, b.length);
   views.delete(b);
   // Forget the stale view wherever it is remembered, so `lookup` makes a fresh one.
-  if (previous.b === b) previous.b = EMPTY;
-  if (lastView.b === b) lastView.b = EMPTY;
+  for (const slot of [previous, lastView]) {
+    if (slot.b === b) {
+      slot.b = EMPTY;
+      slot.v = EMPTY_VIEW;
+    }
+  }
   return lookup(b);
 }

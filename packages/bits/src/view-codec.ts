@@ -73,16 +73,14 @@ export interface ViewCodec {
 
 /**
  * Called with what a view access threw: the `OutOfRangeError` when `[off, off + width)` is outside the view (its
- * own `RangeError` names neither), else the error as it was (not a `DataView`, a detached buffer).
+ * own `RangeError` names neither), else the error as it was (not a `DataView`, a detached buffer, a length-tracking
+ * view that its shrunken buffer left out of bounds).
  */
 function rethrow(error: unknown, view: DataView, off: number, width: number): never {
-  const length = view?.byteLength;
-  if (
-    error instanceof RangeError &&
-    typeof length === "number" &&
-    (off < 0 || off > length - width)
-  )
-    throwOutOfRange(off, width, length, "DataView");
+  // A view throws a RangeError only for an access outside it (a detached or out-of-bounds view, a TypeError),
+  // so its length can be read. By name: a DataView of another realm throws that realm's RangeError.
+  if ((error as { name?: unknown } | null)?.name === "RangeError")
+    throwOutOfRange(off, width, view.byteLength, "DataView");
   throw error;
 }
 

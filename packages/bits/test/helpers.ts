@@ -159,3 +159,12 @@ export function thrown(call: () => unknown): unknown {
   }
   return undefined;
 }
+
+/** A resizable `ArrayBuffer` (ES2024; the compiled library is ES2022). */
+export type Resizable = ArrayBuffer & { resize(byteLength: number): void };
+
+/** A resizable `ArrayBuffer` of `byteLength` that can grow to `maxByteLength`. */
+export function resizableBuffer(byteLength: number, maxByteLength: number): Resizable {
+  const Ctor = ArrayBuffer as unknown as new (n: number, o: { maxByteLength: number }) => Resizable;
+  return new Ctor(byteLength, { maxByteLength });
+}

@@ -18,6 +18,7 @@ import {
   intValues,
   NUMERIC_TYPES,
   placedBytes,
+  resizableBuffer,
   thrown,
 } from "./helpers";
 
@@ -198,8 +199,17 @@ describe.each(PAIRS)("%s-endian view codec", (_order, view, codec) => {
     const buffer = new ArrayBuffer(8);
     const d = new DataView(buffer);
     structuredClone(buffer, { transfer: [buffer] }); // detaches it
-    expect(() => view.getInt32(d, 0)).toThrow(TypeError);
+    const own = thrown(() => d.getInt32(0)) as Error;
+    expect(own).toBeInstanceOf(TypeError);
+    expect(() => view.getInt32(d, 0)).toThrow(own.message);
+    expect(() => view.setFloat64(d, 0, Number.NaN)).toThrow(TypeError);
     expect(() => view.getInt32({} as DataView, 0)).toThrow(TypeError);
+    // A length-tracking buffer shrunk under a fixed-length view: the view's own error, not a range.
+    const resizable = resizableBuffer(16, 32);
+    const fixed = new DataView(resizable, 0, 16);
+    resizable.resize(4);
+    const outOfBounds = thrown(() => fixed.getInt32(0)) as Error;
+    expect(() => view.getInt32(fixed, 0)).toThrow(outOfBounds.message);
   });
 
   test("is frozen, with the Uint8Array codec's method set and order", () => {
