@@ -35,15 +35,26 @@ export const lastView: LastView = new LastView(EMPTY, EMPTY_VIEW);
 // finds the other view without a WeakMap lookup (measured: 2.4 instead of 6 ns per access when
 // every access switches).
 const previous = new LastView(EMPTY, EMPTY_VIEW);
-const views = new WeakMap<Uint8Array, DataView>();
+/** A view made for an array, and whether the array's buffer is large (see below). */
+class Made {
+  declare v: DataView;
+  declare large: boolean;
+  constructor(v: DataView, large: boolean) {
+    this.v = v;
+    this.large = large;
+  }
+}
+const views = new WeakMap<Uint8Array, Made>();
 
 // The two slots hold their arrays strongly: one over a large buffer (a small window into a file read
 // whole counts: it keeps the whole buffer) is let go of a while after it was cached, or a program that
 // decoded one big file and dropped it would keep it alive until two other arrays came by. One more
-// lookup per second costs nothing; small buffers are not worth a timer. Sizes are read from the
-// `ArrayBuffer`, whose getter gives 0 once it is detached, never from a `DataView`, whose getter throws
-// then (and for a view that a shrunken resizable buffer left out of bounds): in a timer, that would
-// end the process.
+// lookup per second costs nothing; small buffers are not worth a timer. Whether a buffer is large is
+// decided once, when its array's view is made (the `buffer` getter costs 14 ns, too much for every
+// switch between two arrays); a resizable one counts as large. The timer is armed whenever an array
+// enters the slots from the WeakMap: one moving between the two slots entered that way, so a release
+// is pending for it. Sizes never come from a `DataView`, whose getter throws for a detached buffer (and
+// for a view that a shrunken resizable buffer left out of bounds): in a timer, that would end the process.
 const LARGE = 1 << 20;
 const RELEASE_MS = 1000;
 let releasing = false;
@@ -51,7 +62,7 @@ let releasing = false;
 function forgetLarge(): void {
   releasing = false;
   for (const slot of [lastView, previous]) {
-    if (slot.b.buffer.byteLength >= LARGE) {
+    if (views.get(slot.b)?.large ?? slot.b !== EMPTY) {
       slot.b = EMPTY;
       slot.v = EMPTY_VIEW;
     }
@@ -64,25 +75,29 @@ function forgetLarge(): void {
  * @internal
  */
 export function lookup(b: Uint8Array): DataView {
-  let v: DataView | undefined;
+  let v: DataView;
   if (b === previous.b) {
     v = previous.v;
   } else {
-    v = views.get(b);
-    if (v === undefined) {
-      v = new DataView(b.buffer, b.byteOffset, b.byteLength);
-      views.set(b, v);
+    let made = views.get(b);
+    if (made === undefined) {
+      const buffer = b.buffer;
+      const large =
+        buffer.byteLength >= LARGE || (buffer as { resizable?: boolean }).resizable === true;
+      made = new Made(new DataView(buffer, b.byteOffset, b.byteLength), large);
+      views.set(b, made);
+    }
+    v = made.v;
+    if (made.large && !releasing) {
+      releasing = true;
+      // unref: never what keeps Node running (other runtimes' timers have no unref)
+      (setTimeout(forgetLarge, RELEASE_MS) as { unref?: () => void }).unref?.();
     }
   }
   previous.b = lastView.b;
   previous.v = lastView.v;
   lastView.b = b;
   lastView.v = v;
-  if (b.buffer.byteLength >= LARGE && !releasing) {
-    releasing = true;
-    // unref: never what keeps Node running (other runtimes' timers have no unref)
-    (setTimeout(forgetLarge, RELEASE_MS) as { unref?: () => void }).unref?.();
-  }
   return v;
 }
 
