@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import type { Blackhole } from "../src/blackhole";
 import { runBenchmarks } from "../src/run";
 import { benchmarkFn, paramCombinations } from "../src/suite";
-import { BitsBulkDecode, BitsGet, BitsModifiedUtf8, BitsSet } from "../src/suites/bits";
+import { BitsBulkDecode, BitsGet, BitsModifiedUtf8, BitsSet, BitsSwitch } from "../src/suites/bits";
 import { Harness } from "../src/suites/harness";
 
 /** A blackhole that records what it gets, to check that competing benchmarks compute the same thing. */
@@ -12,22 +12,27 @@ function recorder(): Blackhole & { values: unknown[] } {
 }
 
 async function outputs(
-  suite: typeof BitsGet | typeof BitsSet | typeof BitsBulkDecode | typeof BitsModifiedUtf8,
+  suite:
+    | typeof BitsGet
+    | typeof BitsSet
+    | typeof BitsBulkDecode
+    | typeof BitsModifiedUtf8
+    | typeof BitsSwitch,
   params: Record<string, unknown>,
 ) {
   const out: Record<string, unknown> = {};
   for (const name of Object.keys(suite.benchmarks)) {
     const state = (await suite.state?.(params as never)) as {
-      bytes: Uint8Array;
+      bytes: Uint8Array | Uint8Array[];
       ints?: Int32Array;
     };
-    if (suite === BitsSet) state.bytes.fill(0);
+    if (suite === BitsSet) (state.bytes as Uint8Array).fill(0);
     const bh = recorder();
     const returned = benchmarkFn(suite, name)(bh, state, params as never);
     out[name] = {
       consumed: bh.values,
       returned,
-      bytes: [...state.bytes],
+      bytes: state.bytes instanceof Uint8Array ? [...state.bytes] : state.bytes.map((b) => [...b]),
       ints: state.ints ? [...state.ints] : undefined,
     };
   }
@@ -75,9 +80,20 @@ describe("the @rafkit/bits suites compare like with like", () => {
     },
   );
 
+  it.each(paramCombinations(BitsSwitch.params))(
+    "BitsSwitch reads the same values from the same arrays (%j)",
+    async (params) => {
+      const o = await outputs(BitsSwitch, params);
+      const read = (o.bigEndian as { consumed: unknown[] }).consumed;
+      expect(read).toHaveLength(128);
+      expect(new Set(read).size).toBeGreaterThan(params.arrays as number); // not one value over and over
+      expect(o.dataView).toEqual(o.bigEndian);
+    },
+  );
+
   it("every built-in benchmark runs in the harness", async () => {
     const report = await runBenchmarks(
-      [BitsGet, BitsSet, BitsBulkDecode, BitsModifiedUtf8, Harness],
+      [BitsGet, BitsSet, BitsBulkDecode, BitsModifiedUtf8, BitsSwitch, Harness],
       {
         params: { type: ["Int32"] },
         overrides: {
@@ -88,7 +104,7 @@ describe("the @rafkit/bits suites compare like with like", () => {
       },
     );
     expect(report.failures).toEqual([]);
-    expect(report.results).toHaveLength(4 + 4 + 3 + 6 + 2);
+    expect(report.results).toHaveLength(4 + 4 + 3 + 6 + 2 * 3 + 2);
     const bulk = report.results.find((r) => r.benchmark === "BitsBulkDecode.decodeArray")!;
     expect(bulk.secondaryMetrics["·bandwidth"]!.scoreUnit).toBe("GB/s");
   });

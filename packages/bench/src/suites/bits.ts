@@ -221,5 +221,37 @@ export const BitsModifiedUtf8 = defineSuite({
   },
 });
 
+/**
+ * Reads that switch arrays: `BigEndian.getInt32` over `arrays` arrays in turn (1: always the cached one; 2:
+ * the view cache's two slots; 3: a `WeakMap` lookup per access) vs `DataView#getInt32` over as many views.
+ */
+export const BitsSwitch = defineSuite({
+  name: "BitsSwitch",
+  description:
+    "one big-endian Int32 read per op, each from the next of `arrays` arrays; 128 ops per call",
+  params: { arrays: [1, 2, 3] },
+  state: ({ arrays }) => {
+    const bytes = Array.from({ length: arrays }, (_, k) => randomBytes(64, 0x9e3779b9 + k));
+    return { bytes, views: bytes.map((b) => new DataView(b.buffer)) };
+  },
+  options: { unit: "ns", operationsPerInvocation: ACCESSES },
+  benchmarks: {
+    bigEndian(bh, s) {
+      const { bytes } = s;
+      for (let i = 0, k = 0; i < ACCESSES; i++) {
+        bh.consume(BigEndian.getInt32(bytes[k]!, (i & 7) << 2));
+        if (++k === bytes.length) k = 0;
+      }
+    },
+    dataView(bh, s) {
+      const { views } = s;
+      for (let i = 0, k = 0; i < ACCESSES; i++) {
+        bh.consume(views[k]!.getInt32((i & 7) << 2));
+        if (++k === views.length) k = 0;
+      }
+    },
+  },
+});
+
 /** The bits suites in run order. */
-export default [BitsGet, BitsSet, BitsBulkDecode, BitsModifiedUtf8];
+export default [BitsGet, BitsSet, BitsBulkDecode, BitsModifiedUtf8, BitsSwitch];
