@@ -1,9 +1,9 @@
 import * as fs from "node:fs";
 import { BigEndian } from "@rafkit/bits";
 import { crc32 } from "./crc32";
-import { readWholeFile, writeFileAtomic } from "./data-file";
+import { DataFile, readWholeFile, writeFileAtomic } from "./data-file";
 import { KvError } from "./errors";
-import { inDir, MARKER_FILE } from "./file-names";
+import { dataFileName, inDir, listStore, MARKER_FILE } from "./file-names";
 
 /**
  * The compaction marker `MERGED`: `"RKVM"(4) firstLiveId(8) crc32(4)`. Writing it (atomically: temp file, fsync,
@@ -34,4 +34,52 @@ export function writeMarker(dir: string, firstLiveId: number): void {
   BigEndian.setSafeInt64(bytes, 4, firstLiveId);
   BigEndian.setUint32(bytes, 12, crc32(bytes, 0, 12));
   writeFileAtomic(dir, inDir(dir, MARKER_FILE), bytes);
+}
+
+/**
+ * For a repair, when the marker is damaged: the first live id to use, when the files present settle it, else
+ * `ERR_KV_CORRUPT`. The marker says which data files are a committed compaction's obsolete inputs; a crash while
+ * the compaction deleted them leaves some (until the next writable open deletes them), and counted as live they
+ * could bring back keys it had deleted (their tombstones dropped, or in an input already deleted). Nothing in the
+ * files tells an obsolete input from a live file, but the newest data file is always live (every marker is the id
+ * of a file a compaction started, and only lower ids are ever obsolete), and a file without a record changes
+ * nothing, live or not. So when every other data file holds no record, and no hint lacks its data file (a deleted
+ * input's, or lost data: which one depends on the marker), every file counts as live: 0.
+ */
+export function markerFromFiles(dir: string, damaged: unknown): number {
+  const { dataIds, hintIds } = listStore(dir);
+  const others = dataIds.slice(0, -1);
+  const orphanHint = [...hintIds].some((id) => !dataIds.includes(id));
+  if (!orphanHint && others.every((id) => holdsNoRecord(inDir(dir, dataFileName(id))))) return 0;
+  const path = inDir(dir, MARKER_FILE);
+  const range =
+    dataIds.length === 0
+      ? "no data files"
+      : `${dataIds.length} data files (${dataFileName(dataIds[0]!)} to ${dataFileName(dataIds.at(-1)!)})`;
+  throw new KvError(
+    "ERR_KV_CORRUPT",
+    `compaction marker ${path} is damaged, and repair cannot rebuild it: it named the first live one of the ` +
+      `${range}, and ` +
+      "files below it, left by a crash during a compaction, would bring back deleted keys if counted as live. " +
+      "Restore MERGED from a backup; or, if no compaction was interrupted since the store's last writable open " +
+      "(which deletes such files), delete MERGED and repair again",
+    path,
+    { cause: damaged },
+  );
+}
+
+/** Whether a data file is empty or all zeros (an active file's preallocated tail): no record starts in zeros. */
+function holdsNoRecord(path: string): boolean {
+  const file = DataFile.open(path, "r");
+  try {
+    const chunk = new Uint8Array(Math.min(file.size, 1 << 20));
+    for (let pos = 0; pos < file.size; pos += chunk.length) {
+      const n = Math.min(chunk.length, file.size - pos);
+      file.readAt(pos, chunk, 0, n);
+      for (let i = 0; i < n; i++) if (chunk[i] !== 0) return false;
+    }
+    return true;
+  } finally {
+    file.close();
+  }
 }

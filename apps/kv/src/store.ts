@@ -11,7 +11,7 @@ import { hintMatches, hintMismatch } from "./hint-check";
 import { decodeHint, encodeHint, type HintEntry, HintWriter } from "./hint-file";
 import { KeyDirectory } from "./key-directory";
 import { ListingChanged, LOAD_ATTEMPTS, listingChanged } from "./listing-changed";
-import { readMarker, writeMarker } from "./marker";
+import { markerFromFiles, readMarker, writeMarker } from "./marker";
 import type { OpenOptions, ProgressCallback, SyncMode } from "./options";
 import {
   checkRecord,
@@ -166,6 +166,8 @@ export class Store {
   readonly #cache: ValueCache;
   /** Opened read-only: another process may be writing (a backend without OS locks). */
   readonly #reader: boolean;
+  /** Ids of data files found missing under their hints on open (see {@link Store.#lostDataFiles}). */
+  #lost: number[] = [];
 
   private constructor(dir: string, lock: StoreLock, options: OpenOptions) {
     this.dir = dir;
@@ -228,6 +230,7 @@ export class Store {
       try {
         await store.compact();
         clearDamaged(real);
+        store.#removeLostHints();
       } catch (error) {
         await store.close();
         throw error;
@@ -251,21 +254,26 @@ export class Store {
   #load(repair: boolean): void {
     const writable = this.#readOnlyReason === undefined;
     let firstLive: number;
+    let markerDamaged = false;
     try {
       firstLive = readMarker(this.dir);
     } catch (error) {
       if (!repair) throw error;
-      firstLive = 0;
+      firstLive = markerFromFiles(this.dir, error);
+      markerDamaged = true;
     }
     const listing = listStore(this.dir);
+    const ids = listing.dataIds.filter((id) => id >= firstLive);
+    const live = new Set(ids);
+    const lost = this.#lostDataFiles(listing, firstLive, live, writable);
     // A reader of a live store: a compaction committed during the listing may have renamed its outputs after
     // readdir passed their names, or deleted inputs the old marker counts on. Files it deletes later fail to open.
     if (!writable && readMarker(this.dir) !== firstLive) throw new ListingChanged();
-    const ids = listing.dataIds.filter((id) => id >= firstLive);
-    if (writable) this.#removeLeftovers(listing, firstLive, new Set(ids));
+    if (writable) this.#removeLeftovers(listing, firstLive, live, new Set(lost));
     if (writable) this.#removeEmpty(ids, listing.hintIds);
     const lastId = ids.at(-1);
-    this.#nextId = Math.max(firstLive, (lastId ?? 0) + 1, 1);
+    // Above a lost file's id too: a new data file must never pair with its hint.
+    this.#nextId = Math.max(firstLive, (lastId ?? 0) + 1, (lost.at(-1) ?? 0) + 1, 1);
     const tombs = new Map<string, number>();
     const torn: { file: DataFile; offset: number; id: number }[] = [];
     const zeroTails: DataFile[] = [];
@@ -280,6 +288,16 @@ export class Store {
       damageIn(dataFileName(id), offset, bytes);
     // Found by reads in an earlier session (see Store.#foundCorrupt).
     for (const d of readDamaged(this.dir)) damageIn(d.file, d.offset, d.bytes);
+    // Only a repair gets here: its compaction writes a new marker.
+    if (markerDamaged) damageIn(MARKER_FILE, 0, 16);
+    for (const id of lost) {
+      // A data file gone from under its hint: its records are lost. Their keys go (as a repair drops hinted
+      // records it cannot find) rather than let an older value of theirs answer; the hint stays as the evidence.
+      const hint = decodeHint(readWholeFile(inDir(this.dir, hintFileName(id))));
+      if (hint) for (const h of hint.entries) this.#index({ ...h, valueLength: -1 }, id, tombs);
+      damage(id, 0, hint?.coveredLength ?? 0);
+    }
+    this.#lost = lost;
     // A reader opens every file before it scans any: a live writer's compaction may delete them (the reader then
     // loads again), and the shorter the time from listing to the last open, the rarer that is. Once open, a file
     // stays readable even when deleted. A writer owns the directory: it reads each hint when its turn comes, so at
@@ -372,7 +390,10 @@ export class Store {
     }
     if (corrupt && !repair && writable) {
       const first = this.#recovery.find((r) => r.kind === "corrupt")!;
-      this.#readOnlyReason = `corrupt record in ${first.file} at offset ${first.offset} (open with repair to drop it)`;
+      this.#readOnlyReason =
+        lost.length > 0
+          ? `data file ${dataFileName(lost[0]!)} is missing, its hint file remains (open with repair to drop its keys)`
+          : `corrupt record in ${first.file} at offset ${first.offset} (open with repair to drop it)`;
     }
     const cut = this.#readOnlyReason === undefined;
     // Cut like a torn tail (below, which cuts the zeros after it too), but not reported: the file's clean end.
@@ -401,18 +422,62 @@ export class Store {
     }
   }
 
-  /** Deletes what a crash may have left: obsolete files of a committed compaction, temp files, orphan hints. */
+  /**
+   * Hint files at or above the marker whose data file is gone: lost data. Not one whose data file is still
+   * `N.data.tmp`: a compaction renames an output's hint into place just before its data file, so a crash between
+   * the two leaves that pair (an uncommitted output, a leftover).
+   */
+  #lostDataFiles(
+    listing: ReturnType<typeof listStore>,
+    firstLive: number,
+    live: Set<number>,
+    writable: boolean,
+  ): number[] {
+    const lost: number[] = [];
+    for (const id of [...listing.hintIds].sort((a, b) => a - b)) {
+      if (id < firstLive || live.has(id)) continue;
+      const name = dataFileName(id);
+      if (listing.temps.includes(`${name}.tmp`)) continue;
+      // A reader of a live store: readdir may have missed an output renamed while it ran, or a failed compaction
+      // may have just removed its output (hint first, then the data file). Either way a fresh listing differs.
+      const exists = (n: string) => fs.existsSync(inDir(this.dir, n));
+      if (!writable && (exists(name) || exists(`${name}.tmp`) || !exists(hintFileName(id)))) {
+        throw new ListingChanged();
+      }
+      lost.push(id);
+    }
+    return lost;
+  }
+
+  /**
+   * Deletes what a crash may have left: obsolete files of a committed compaction, temp files, orphan hints (not
+   * those of `lost` data files: they are the evidence).
+   */
   #removeLeftovers(
     listing: ReturnType<typeof listStore>,
     firstLive: number,
     live: Set<number>,
+    lost: Set<number>,
   ): void {
+    // Orphan hints first, and durably: an uncommitted output's hint must not outlive its `.tmp` data file, or the
+    // next open would take it for lost data.
+    const hints: string[] = [];
+    for (const id of listing.hintIds)
+      if (!live.has(id) && !lost.has(id)) hints.push(hintFileName(id));
+    for (const name of hints) fs.rmSync(inDir(this.dir, name), { force: true });
+    if (hints.length > 0) syncDirectory(this.dir);
     const doomed: string[] = [...listing.temps];
     for (const id of listing.dataIds) if (id < firstLive) doomed.push(dataFileName(id));
-    for (const id of listing.hintIds) if (!live.has(id)) doomed.push(hintFileName(id));
     // Ascending ids: harmless in any order, since the marker already made them all obsolete.
     for (const name of doomed) fs.rmSync(inDir(this.dir, name), { force: true });
     if (doomed.length > 0) syncDirectory(this.dir);
+  }
+
+  /** After a repair's compaction committed: the hints of lost data files are below its marker, and go. */
+  #removeLostHints(): void {
+    for (const id of this.#lost) fs.rmSync(inDir(this.dir, hintFileName(id)), { force: true });
+    if (this.#lost.length > 0) syncDirectory(this.dir);
+    this.#lost = [];
   }
 
   /**
@@ -922,9 +987,10 @@ export class Store {
     } catch (error) {
       for (const o of outputs) {
         o.file.close();
+        // The hint first: one without its data file would be taken for lost data.
+        fs.rmSync(inDir(this.dir, hintFileName(o.id)), { force: true });
         fs.rmSync(`${inDir(this.dir, dataFileName(o.id))}.tmp`, { force: true });
         fs.rmSync(inDir(this.dir, dataFileName(o.id)), { force: true });
-        fs.rmSync(inDir(this.dir, hintFileName(o.id)), { force: true });
       }
       throw error;
     }
@@ -996,6 +1062,9 @@ export class Store {
   async verify(options: { onProgress?: ProgressCallback } = {}): Promise<VerifyReport> {
     this.#checkOpen();
     const problems: string[] = [];
+    for (const id of this.#lost) {
+      problems.push(`${dataFileName(id)}: missing, its hint file remains (its records are lost)`);
+    }
     const tornTails: string[] = [];
     const total = this.#totalBytes();
     const valid = new Map<number, Set<number>>();
