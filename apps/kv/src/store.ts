@@ -261,6 +261,9 @@ export class Store {
       if (!repair) throw error;
       firstLive = markerFromFiles(this.dir, error);
       markerDamaged = true;
+      // Written at once: the files this repair makes next (an active file, its compaction's outputs) would keep
+      // a repair killed before its commit from deciding again.
+      writeMarker(this.dir, firstLive);
     }
     const listing = listStore(this.dir);
     const ids = listing.dataIds.filter((id) => id >= firstLive);
@@ -985,10 +988,13 @@ export class Store {
       }
       syncDirectory(this.dir);
     } catch (error) {
+      // The hints first, and durably: one without its data file would be taken for lost data.
       for (const o of outputs) {
         o.file.close();
-        // The hint first: one without its data file would be taken for lost data.
         fs.rmSync(inDir(this.dir, hintFileName(o.id)), { force: true });
+      }
+      syncDirectory(this.dir);
+      for (const o of outputs) {
         fs.rmSync(`${inDir(this.dir, dataFileName(o.id))}.tmp`, { force: true });
         fs.rmSync(inDir(this.dir, dataFileName(o.id)), { force: true });
       }

@@ -80,4 +80,36 @@ describe("a damaged MERGED marker", () => {
     expect((await db.verify()).ok).toBe(true);
     await db.close();
   });
+
+  it("a rebuilding repair killed before its compaction commits leaves a store the next repair opens", async () => {
+    const dir = tempDir();
+    const db = await open(dir);
+    await db.put("a", "1");
+    await db.compact();
+    await db.close();
+    flipByte(path.join(dir, "MERGED"), 2);
+    // Killed as it renames its compaction's output into place: it has made an active file and an output
+    // above the file holding `a`, which a new decision would take for an obsolete input.
+    const script = `
+      import { open } from ${JSON.stringify(DIST)};
+      process.env.RAFKV_KILL = "before-output-rename";
+      await open(${JSON.stringify(dir)}, { repair: true });
+    `;
+    const r = spawnSync(
+      process.execPath,
+      ["--require", KILL, "--input-type=module", "-e", script],
+      {
+        encoding: "utf8",
+      },
+    );
+    expect(r.signal, r.stderr).toBe("SIGKILL");
+    const again = await open(dir, { repair: true });
+    expect(await again.getString("a")).toBe("1");
+    await again.close();
+    const clean = await open(dir);
+    expect(clean.recovery).toEqual([]);
+    expect(await clean.getString("a")).toBe("1");
+    expect((await clean.verify()).ok).toBe(true);
+    await clean.close();
+  });
 });
