@@ -5,7 +5,7 @@ import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import { open } from "../src";
 import { readMarker } from "../src/marker";
-import { dataFiles, flipByte, tempDir } from "./helpers";
+import { compactedWithDamagedMarker, dataFiles, flipByte, tempDir } from "./helpers";
 
 // A damaged compaction marker MERGED: a repair must not count a compaction's obsolete inputs as live.
 
@@ -82,12 +82,7 @@ describe("a damaged MERGED marker", () => {
   });
 
   it("a rebuilding repair killed before its compaction commits leaves a store the next repair opens", async () => {
-    const dir = tempDir();
-    const db = await open(dir);
-    await db.put("a", "1");
-    await db.compact();
-    await db.close();
-    flipByte(path.join(dir, "MERGED"), 2);
+    const dir = await compactedWithDamagedMarker(2);
     // Killed as it renames its compaction's output into place: it has made an active file and an output
     // above the file holding `a`, which a new decision would take for an obsolete input.
     const script = `

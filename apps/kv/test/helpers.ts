@@ -30,3 +30,15 @@ export function flipByte(file: string, offset: number): void {
   bytes[offset] = bytes[offset]! ^ 0xff;
   fs.writeFileSync(file, bytes);
 }
+
+/** A store holding `a` = "1", compacted and closed, whose MERGED marker then got byte `at` flipped. */
+export async function compactedWithDamagedMarker(at: number): Promise<string> {
+  const { open } = await import("../src");
+  const dir = tempDir();
+  const db = await open(dir);
+  await db.put("a", "1");
+  await db.compact();
+  await db.close();
+  flipByte(path.join(dir, "MERGED"), at);
+  return dir;
+}

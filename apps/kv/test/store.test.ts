@@ -6,7 +6,7 @@ import { describe, expect, it } from "vitest";
 import { KvError, open } from "../src";
 import { decodeHint } from "../src/hint-file";
 import { encodeRecord, HEADER_SIZE } from "../src/record";
-import { dataFiles, flipByte, tempDir } from "./helpers";
+import { compactedWithDamagedMarker, dataFiles, flipByte, tempDir } from "./helpers";
 
 const text = (b: Uint8Array | undefined) =>
   b === undefined ? undefined : Buffer.from(b).toString();
@@ -625,12 +625,7 @@ describe("compaction", () => {
   });
 
   it("refuses a damaged compaction marker unless repairing", async () => {
-    const dir = tempDir();
-    const db = await open(dir);
-    await db.put("a", "1");
-    await db.compact();
-    await db.close();
-    flipByte(path.join(dir, "MERGED"), 6);
+    const dir = await compactedWithDamagedMarker(6);
     await expect(open(dir)).rejects.toMatchObject({ code: "ERR_KV_CORRUPT" });
     const repaired = await open(dir, { repair: true });
     expect(await repaired.getString("a")).toBe("1");
