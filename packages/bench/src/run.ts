@@ -195,11 +195,15 @@ export function planBenchmarks(
   return plan;
 }
 
-/** A planned benchmark's forks so far. */
-interface Trials {
+/** A planned benchmark to run: its forks (1-based; 0 alone for an in-process run), and what they gave. */
+interface Job {
+  planned: PlannedBenchmark;
+  index: number;
+  forks: number[];
   rawData: number[][];
   pids: number[];
   runtime?: TrialResult["runtime"];
+  error?: BenchError;
 }
 
 /**
@@ -217,9 +221,7 @@ export async function runBenchmarks(
   const report: RunReport = { results: [], pids: [], failures: [], skipped: [] };
   const unavailable = new Map<string, string | undefined>();
   listener.onStart?.(plan);
-  // What runs: each benchmark's forks (1-based; 0 alone for an in-process run), one benchmark after
-  // another, or round by round.
-  const runnable: { planned: PlannedBenchmark; index: number; forks: number[] }[] = [];
+  const jobs: Job[] = [];
   for (const [index, planned] of plan.entries()) {
     const entry = benchmarkEntry(planned.suite, planned.benchmark);
     if (!unavailable.has(planned.id)) {
@@ -238,61 +240,56 @@ export async function runBenchmarks(
     const last = entry.external === undefined ? forks : Math.max(forks, 1);
     const list: number[] = [];
     for (let fork = first; fork <= last; fork++) list.push(fork);
-    runnable.push({ planned, index, forks: list });
+    jobs.push({ planned, index, forks: list, rawData: [], pids: [] });
   }
-  const trials = new Map<PlannedBenchmark, Trials>();
-  const failed = new Map<PlannedBenchmark, BenchError>();
-  const schedule: [(typeof runnable)[number], number][] = [];
-  if (options.interleave) {
-    const rounds = Math.max(0, ...runnable.map((r) => r.forks.length));
-    for (let k = 0; k < rounds; k++) {
-      for (const r of runnable) if (k < r.forks.length) schedule.push([r, r.forks[k]!]);
+  // One benchmark's forks after another, or round by round.
+  const schedule: [Job, number][] = [];
+  const rounds = options.interleave ? Math.max(0, ...jobs.map((j) => j.forks.length)) : 1;
+  for (let k = 0; k < rounds; k++) {
+    for (const job of jobs) {
+      if (!options.interleave) for (const fork of job.forks) schedule.push([job, fork]);
+      else if (k < job.forks.length) schedule.push([job, job.forks[k]!]);
     }
-  } else {
-    for (const r of runnable) for (const fork of r.forks) schedule.push([r, fork]);
   }
-  const finish = (planned: PlannedBenchmark) => {
-    const error = failed.get(planned);
+  const finish = (job: Job) => {
+    const { planned, error } = job;
     if (error) {
       report.failures.push({ benchmark: planned.id, params: planned.params, error });
       listener.onBenchmarkEnd?.(planned, { error });
       return;
     }
-    const t = trials.get(planned)!;
-    const result = buildResult(planned.id, planned.params, planned.options, t.rawData, t.runtime);
+    const result = buildResult(
+      planned.id,
+      planned.params,
+      planned.options,
+      job.rawData,
+      job.runtime,
+    );
     report.results.push(result);
-    report.pids.push(t.pids);
+    report.pids.push(job.pids);
     listener.onBenchmarkEnd?.(planned, { result });
   };
-  for (const [r, fork] of schedule) {
-    const { planned } = r;
-    if (failed.has(planned)) continue;
-    let t = trials.get(planned);
-    if (t === undefined) {
-      t = { rawData: [], pids: [] };
-      trials.set(planned, t);
-      listener.onBenchmarkStart?.(planned, r.index);
-    }
+  for (const [job, fork] of schedule) {
+    if (job.error) continue;
+    if (fork === job.forks[0]) listener.onBenchmarkStart?.(job.planned, job.index);
     try {
-      const trial = await runOneFork(planned, fork, listener);
-      t.rawData.push(trial.measurement);
-      t.pids.push(trial.pid);
-      t.runtime ??= trial.runtime;
+      const trial = await runOneFork(job.planned, fork, listener);
+      job.rawData.push(trial.measurement);
+      job.pids.push(trial.pid);
+      job.runtime ??= trial.runtime;
     } catch (cause) {
-      failed.set(
-        planned,
+      job.error =
         cause instanceof BenchError
           ? cause
           : new BenchError("ERR_BENCH_FAILED", (cause as Error)?.message ?? String(cause), {
               cause,
-            }),
-      );
+            });
     }
     // In order: a benchmark ends after its last fork, or at once when one failed.
-    if (!options.interleave && (failed.has(planned) || fork === r.forks.at(-1))) finish(planned);
+    if (!options.interleave && (job.error || fork === job.forks.at(-1))) finish(job);
   }
   // Interleaved, results keep the plan's order.
-  if (options.interleave) for (const r of runnable) if (trials.has(r.planned)) finish(r.planned);
+  if (options.interleave) for (const job of jobs) finish(job);
   listener.onEnd?.();
   return report;
 }
