@@ -48,6 +48,7 @@ describe("the @rafkit/bits suites compare like with like", () => {
       expect(o.dataView).toEqual(o.bigEndian);
       expect(o.buffer).toEqual(o.bigEndian);
       expect(o.bigEndianView).toEqual(o.bigEndian);
+      expect(o.bigEndianImport).toEqual(o.bigEndian);
     },
   );
 
@@ -60,6 +61,7 @@ describe("the @rafkit/bits suites compare like with like", () => {
       expect(o.dataView).toEqual(o.bigEndian);
       expect(o.buffer).toEqual(o.bigEndian);
       expect(o.bigEndianView).toEqual(o.bigEndian);
+      expect(o.bigEndianImport).toEqual(o.bigEndian);
     },
   );
 
@@ -91,6 +93,22 @@ describe("the @rafkit/bits suites compare like with like", () => {
     },
   );
 
+  it("the import-cost example writes the same bytes whichever way it reaches its receiver", async () => {
+    const example = new URL("../examples/import-cost.bench.mjs", import.meta.url).href;
+    const { ImportCost } = (await import(example)) as {
+      ImportCost: typeof BitsSet;
+    };
+    const written = Object.keys(ImportCost.benchmarks).map((name) => {
+      const state = ImportCost.state?.({} as never) as unknown as { bytes: Uint8Array };
+      state.bytes.fill(0);
+      benchmarkFn(ImportCost, name)(recorder(), state as never, {} as never);
+      return [...state.bytes];
+    });
+    expect(written).toHaveLength(5);
+    expect(written[0]?.some((b) => b !== 0)).toBe(true);
+    for (const bytes of written) expect(bytes).toEqual(written[0]);
+  });
+
   it("every built-in benchmark runs in the harness", async () => {
     const report = await runBenchmarks(
       [BitsGet, BitsSet, BitsBulkDecode, BitsModifiedUtf8, BitsSwitch, Harness],
@@ -104,7 +122,7 @@ describe("the @rafkit/bits suites compare like with like", () => {
       },
     );
     expect(report.failures).toEqual([]);
-    expect(report.results).toHaveLength(4 + 4 + 3 + 6 + 2 * 3 + 2);
+    expect(report.results).toHaveLength(5 + 5 + 3 + 6 + 2 * 3 + 2);
     const bulk = report.results.find((r) => r.benchmark === "BitsBulkDecode.decodeArray")!;
     expect(bulk.secondaryMetrics["·bandwidth"]!.scoreUnit).toBe("GB/s");
   });

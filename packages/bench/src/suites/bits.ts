@@ -1,6 +1,18 @@
 // Suites for @rafkit/bits against what Node offers out of the box: DataView and Buffer. Each fork runs one
 // benchmark with one type, so the accessor picked in `state` is the only one its call site ever sees.
-import { BigEndian, BigEndianView, decodeArray, ModifiedUtf8 } from "@rafkit/bits";
+//
+// Every receiver comes from the state: the codec as the DataView and the Buffer do. A module's import is
+// read through its cell on every access in a loop TurboFan does not peel; measured, that adds about half a
+// nanosecond to any call, a DataView's too (`examples/import-cost.mjs`). The `…Import` benchmarks call the
+// codec through its import, as a module that uses it in a hot loop without a local would.
+import {
+  BigEndian,
+  BigEndianView,
+  type Codec,
+  decodeArray,
+  ModifiedUtf8,
+  type ViewCodec,
+} from "@rafkit/bits";
 import { defineSuite } from "../suite";
 
 /** Accesses per benchmark call: 128 values spaced by their width (at most 1 KiB). */
@@ -11,22 +23,32 @@ type Type = (typeof TYPES)[number];
 
 const WIDTH: Record<Type, number> = { Int16: 2, Int32: 4, Int64: 8, Float32: 4, Float64: 8 };
 
+/** A read from `target`, or (with a codec) from `target` through `codec`. */
 type Get<T> = (target: T, offset: number) => unknown;
+type CodecGet<C, T> = (codec: C, target: T, offset: number) => unknown;
 type Set<T> = (target: T, offset: number, value: never) => void;
+type CodecSet<C, T> = (codec: C, target: T, offset: number, value: never) => void;
 
-const bitsGet: Record<Type, Get<Uint8Array>> = {
+const bitsGet: Record<Type, CodecGet<Codec, Uint8Array>> = {
+  Int16: (c, b, o) => c.getInt16(b, o),
+  Int32: (c, b, o) => c.getInt32(b, o),
+  Int64: (c, b, o) => c.getBigInt64(b, o),
+  Float32: (c, b, o) => c.getFloat32(b, o),
+  Float64: (c, b, o) => c.getFloat64(b, o),
+};
+const importGet: Record<Type, Get<Uint8Array>> = {
   Int16: (b, o) => BigEndian.getInt16(b, o),
   Int32: (b, o) => BigEndian.getInt32(b, o),
   Int64: (b, o) => BigEndian.getBigInt64(b, o),
   Float32: (b, o) => BigEndian.getFloat32(b, o),
   Float64: (b, o) => BigEndian.getFloat64(b, o),
 };
-const bitsViewGet: Record<Type, Get<DataView>> = {
-  Int16: (v, o) => BigEndianView.getInt16(v, o),
-  Int32: (v, o) => BigEndianView.getInt32(v, o),
-  Int64: (v, o) => BigEndianView.getBigInt64(v, o),
-  Float32: (v, o) => BigEndianView.getFloat32(v, o),
-  Float64: (v, o) => BigEndianView.getFloat64(v, o),
+const bitsViewGet: Record<Type, CodecGet<ViewCodec, DataView>> = {
+  Int16: (c, v, o) => c.getInt16(v, o),
+  Int32: (c, v, o) => c.getInt32(v, o),
+  Int64: (c, v, o) => c.getBigInt64(v, o),
+  Float32: (c, v, o) => c.getFloat32(v, o),
+  Float64: (c, v, o) => c.getFloat64(v, o),
 };
 const viewGet: Record<Type, Get<DataView>> = {
   Int16: (v, o) => v.getInt16(o),
@@ -42,19 +64,26 @@ const bufferGet: Record<Type, Get<Buffer>> = {
   Float32: (b, o) => b.readFloatBE(o),
   Float64: (b, o) => b.readDoubleBE(o),
 };
-const bitsSet: Record<Type, Set<Uint8Array>> = {
+const bitsSet: Record<Type, CodecSet<Codec, Uint8Array>> = {
+  Int16: (c, b, o, v: number) => c.setInt16(b, o, v),
+  Int32: (c, b, o, v: number) => c.setInt32(b, o, v),
+  Int64: (c, b, o, v: bigint) => c.setBigInt64(b, o, v),
+  Float32: (c, b, o, v: number) => c.setFloat32(b, o, v),
+  Float64: (c, b, o, v: number) => c.setFloat64(b, o, v),
+};
+const importSet: Record<Type, Set<Uint8Array>> = {
   Int16: (b, o, v: number) => BigEndian.setInt16(b, o, v),
   Int32: (b, o, v: number) => BigEndian.setInt32(b, o, v),
   Int64: (b, o, v: bigint) => BigEndian.setBigInt64(b, o, v),
   Float32: (b, o, v: number) => BigEndian.setFloat32(b, o, v),
   Float64: (b, o, v: number) => BigEndian.setFloat64(b, o, v),
 };
-const bitsViewSet: Record<Type, Set<DataView>> = {
-  Int16: (d, o, v: number) => BigEndianView.setInt16(d, o, v),
-  Int32: (d, o, v: number) => BigEndianView.setInt32(d, o, v),
-  Int64: (d, o, v: bigint) => BigEndianView.setBigInt64(d, o, v),
-  Float32: (d, o, v: number) => BigEndianView.setFloat32(d, o, v),
-  Float64: (d, o, v: number) => BigEndianView.setFloat64(d, o, v),
+const bitsViewSet: Record<Type, CodecSet<ViewCodec, DataView>> = {
+  Int16: (c, d, o, v: number) => c.setInt16(d, o, v),
+  Int32: (c, d, o, v: number) => c.setInt32(d, o, v),
+  Int64: (c, d, o, v: bigint) => c.setBigInt64(d, o, v),
+  Float32: (c, d, o, v: number) => c.setFloat32(d, o, v),
+  Float64: (c, d, o, v: number) => c.setFloat64(d, o, v),
 };
 const viewSet: Record<Type, Set<DataView>> = {
   Int16: (d, o, v: number) => d.setInt16(o, v),
@@ -97,11 +126,15 @@ function primitiveState({ type }: { type: Type }) {
     buffer,
     width,
     values: values as never[],
+    codec: BigEndian,
+    viewCodec: BigEndianView,
     bitsGet: bitsGet[type],
+    importGet: importGet[type],
     bitsViewGet: bitsViewGet[type],
     viewGet: viewGet[type],
     bufferGet: bufferGet[type],
     bitsSet: bitsSet[type],
+    importSet: importSet[type],
     bitsViewSet: bitsViewSet[type],
     viewSet: viewSet[type],
     bufferSet: bufferSet[type],
@@ -110,7 +143,8 @@ function primitiveState({ type }: { type: Type }) {
 
 /**
  * Per-primitive big-endian reads: `BigEndian.getX(bytes, off)` vs `DataView#getX` vs `Buffer#readXBE`, and
- * `BigEndianView.getX(view, off)` (the codec on a DataView the caller holds).
+ * `BigEndianView.getX(view, off)` (the codec on a DataView the caller holds); `bigEndianImport` reaches
+ * `BigEndian` through the module's import instead of the state.
  */
 export const BitsGet = defineSuite({
   name: "BitsGet",
@@ -120,13 +154,18 @@ export const BitsGet = defineSuite({
   options: { unit: "ns", operationsPerInvocation: ACCESSES },
   benchmarks: {
     bigEndian(bh, s) {
-      for (let i = 0, o = 0; i < ACCESSES; i++, o += s.width) bh.consume(s.bitsGet(s.bytes, o));
+      for (let i = 0, o = 0; i < ACCESSES; i++, o += s.width)
+        bh.consume(s.bitsGet(s.codec, s.bytes, o));
+    },
+    bigEndianImport(bh, s) {
+      for (let i = 0, o = 0; i < ACCESSES; i++, o += s.width) bh.consume(s.importGet(s.bytes, o));
     },
     dataView(bh, s) {
       for (let i = 0, o = 0; i < ACCESSES; i++, o += s.width) bh.consume(s.viewGet(s.view, o));
     },
     bigEndianView(bh, s) {
-      for (let i = 0, o = 0; i < ACCESSES; i++, o += s.width) bh.consume(s.bitsViewGet(s.view, o));
+      for (let i = 0, o = 0; i < ACCESSES; i++, o += s.width)
+        bh.consume(s.bitsViewGet(s.viewCodec, s.view, o));
     },
     buffer(bh, s) {
       for (let i = 0, o = 0; i < ACCESSES; i++, o += s.width) bh.consume(s.bufferGet(s.buffer, o));
@@ -134,7 +173,10 @@ export const BitsGet = defineSuite({
   },
 });
 
-/** Per-primitive big-endian writes: `BigEndian.setX` vs `DataView#setX` vs `Buffer#writeXBE`, and `BigEndianView.setX`. */
+/**
+ * Per-primitive big-endian writes: `BigEndian.setX` vs `DataView#setX` vs `Buffer#writeXBE`, and
+ * `BigEndianView.setX`; `bigEndianImport` reaches `BigEndian` through the module's import.
+ */
 export const BitsSet = defineSuite({
   name: "BitsSet",
   description: "one big-endian write per op; 128 ops per call at successive offsets",
@@ -143,7 +185,12 @@ export const BitsSet = defineSuite({
   options: { unit: "ns", operationsPerInvocation: ACCESSES },
   benchmarks: {
     bigEndian(_bh, s) {
-      for (let i = 0, o = 0; i < ACCESSES; i++, o += s.width) s.bitsSet(s.bytes, o, s.values[i]!);
+      for (let i = 0, o = 0; i < ACCESSES; i++, o += s.width)
+        s.bitsSet(s.codec, s.bytes, o, s.values[i]!);
+      return s.bytes[0];
+    },
+    bigEndianImport(_bh, s) {
+      for (let i = 0, o = 0; i < ACCESSES; i++, o += s.width) s.importSet(s.bytes, o, s.values[i]!);
       return s.bytes[0];
     },
     dataView(_bh, s) {
@@ -152,7 +199,7 @@ export const BitsSet = defineSuite({
     },
     bigEndianView(_bh, s) {
       for (let i = 0, o = 0; i < ACCESSES; i++, o += s.width)
-        s.bitsViewSet(s.view, o, s.values[i]!);
+        s.bitsViewSet(s.viewCodec, s.view, o, s.values[i]!);
       return s.bytes[0];
     },
     buffer(_bh, s) {
@@ -232,14 +279,14 @@ export const BitsSwitch = defineSuite({
   params: { arrays: [1, 2, 3] },
   state: ({ arrays }) => {
     const bytes = Array.from({ length: arrays }, (_, k) => randomBytes(64, 0x9e3779b9 + k));
-    return { bytes, views: bytes.map((b) => new DataView(b.buffer)) };
+    return { codec: BigEndian, bytes, views: bytes.map((b) => new DataView(b.buffer)) };
   },
   options: { unit: "ns", operationsPerInvocation: ACCESSES },
   benchmarks: {
     bigEndian(bh, s) {
-      const { bytes } = s;
+      const { codec, bytes } = s;
       for (let i = 0, k = 0; i < ACCESSES; i++) {
-        bh.consume(BigEndian.getInt32(bytes[k]!, (i & 7) << 2));
+        bh.consume(codec.getInt32(bytes[k]!, (i & 7) << 2));
         if (++k === bytes.length) k = 0;
       }
     },
