@@ -389,7 +389,9 @@ export class RandomAccessFile {
   /**
    * `read()`: the next byte (0–255), or -1 at end of file.
    * `read(buf, off?, len?)`: reads up to `len` bytes into `buf[off…]` and returns how many, or -1 at end
-   * of file (never 0 unless `len` is 0); at most one system call. Bad `off`/`len` throw a `RangeError`
+   * of file (never 0 unless `len` is 0); one system call to read, unless the file's end as the OS knows it
+   * comes first and this instance's unflushed writes lie beyond (those are flushed, and the read goes on,
+   * so it returns what Java's would). Bad `off`/`len` throw a `RangeError`
    * (`ERR_OUT_OF_RANGE`) before any I/O.
    */
   read(): number;
@@ -406,7 +408,10 @@ export class RandomAccessFile {
     const w = this.#w;
     if (w.bypasses(w.pointer, n)) {
       const got = this.#preadDirect(w.pointer, buf, off, n, true, true);
-      if (got > 0 || !w.dirty) return got || -1;
+      if (got === n || !w.dirty) return got || -1;
+      // Short with unflushed writes further on: the file is longer than the OS knows yet.
+      const more = this.#run(readSome(w, buf, off + got, n - got));
+      return more > 0 ? got + more : got || -1;
     }
     return this.#run(readSome(w, buf, off, n));
   }
@@ -759,7 +764,10 @@ export class RandomAccessFile {
     const w = this.#w;
     if (w.bypasses(pos, len)) {
       const got = this.#preadDirect(pos, buf, off, len, true, false);
-      if (got > 0 || !w.dirty) return got || -1;
+      if (got === len || !w.dirty) return got || -1;
+      // Short with unflushed writes further on (see `read`).
+      const more = this.#run(at(w, pos + got, readSome(w, buf, off + got, len - got)));
+      return more > 0 ? got + more : got || -1;
     }
     return this.#run(at(w, pos, readSome(w, buf, off, len)));
   }

@@ -6,6 +6,8 @@ import { ClosedError, EOFError } from "./errors";
 const EINTR = constants.errno.EINTR;
 const EIO = constants.errno.EIO;
 const EBADF = constants.errno.EBADF;
+const EFBIG = constants.errno.EFBIG;
+const EINVAL = constants.errno.EINVAL;
 
 /** What a planner tells its driver: the operation can finish now ({@link READY}), needs {@link IO}, or hit {@link EOF}. */
 export type Step = 0 | 1 | 2;
@@ -219,7 +221,13 @@ export class Window {
   runIndex(n: number): number {
     const i = this.pos - this.start;
     if (i >= 0 && i + n <= this.runEnd) return i;
-    if (this.runEnd < 0 && i >= 0 && i <= this.valid && i + n <= this.limit) {
+    if (
+      this.runEnd < 0 &&
+      i >= 0 &&
+      i <= this.valid &&
+      i + n <= this.limit &&
+      this.joins(i, i + n)
+    ) {
       this.openRun(i);
       return i;
     }
@@ -230,7 +238,7 @@ export class Window {
   writeIndex(n: number): number {
     this.settle();
     const i = this.pos - this.start;
-    return i >= 0 && i <= this.valid && i + n <= this.limit ? i : -1;
+    return i >= 0 && i <= this.valid && i + n <= this.limit && this.joins(i, i + n) ? i : -1;
   }
 
   /**
@@ -256,10 +264,21 @@ export class Window {
   }
 
   /**
+   * Whether bytes written at `buf[from, to)` keep the dirty range one run of bytes this instance wrote
+   * (they touch or overlap it, or it is empty). Across a gap, the range would take in bytes the instance
+   * only read, or wrote and flushed before, and the flush would write them back over what another
+   * instance or process wrote there since: such a write flushes the range first.
+   */
+  private joins(from: number, to: number): boolean {
+    return this.dirtyTo === 0 || (from <= this.dirtyTo && to >= this.dirtyFrom);
+  }
+
+  /**
    * Adds `buf[from, to)`, just written, to `valid` and the dirty range. Only with no run open: `settle`
    * puts back the `valid` a run lowered, which would undo a widening made meanwhile.
    */
   private mark(from: number, to: number): void {
+    // Callers check joins(from, to) first: the range only ever covers bytes this instance wrote.
     // A clean window's range is (CLEAN, 0), so widening it covers starting one.
     if (to > this.valid) this.valid = to;
     if (from < this.dirtyFrom) this.dirtyFrom = from;
@@ -327,6 +346,8 @@ export class Window {
     const i = this.pos - this.start;
     const lim = Math.max(n, this.capacity);
     if (i >= 0 && i <= this.valid && i + n <= lim) {
+      // Not joining the dirty range: flush it, then come back for the same room (the window stays).
+      if (!this.joins(i, i + n)) return this.requestFlush();
       this.at = i;
       return READY;
     }
@@ -400,6 +421,7 @@ export class Window {
       const i = this.pos - this.start;
       if (i >= 0 && i <= this.valid && i < this.capacity) {
         const k = Math.min(this.capacity - i, rem);
+        if (!this.joins(i, i + k)) return this.requestFlush();
         this.buf.set(src.subarray(off + this.done, off + this.done + k), i);
         this.done += k;
         this.mark(i, i + k);
@@ -494,7 +516,8 @@ export class Window {
    * Applies the result of the pending request. Throws the Node-shaped error for `-errno`; an
    * interrupted call (`-EINTR`) changes nothing, so planning again repeats it. Failed flushes keep
    * their data dirty (a later flush writes it), except unbuffered, where as in the JDK a failed write
-   * is simply not done.
+   * is simply not done, and for the errors no retry can clear (`EFBIG`, `EINVAL`: the OS refuses the
+   * offset), which would otherwise fail every later operation that moves the window.
    */
   complete(r: number): void {
     if (this.kind === CALL) {
@@ -508,6 +531,11 @@ export class Window {
         if (this.kind === FLUSH) this.dropUnflushed();
         // Unbuffered: bytes a failed read left behind must not serve the next hot-path read.
         else if (!this.dirty) this.valid = 0;
+      } else if (this.kind === FLUSH && (r === -EFBIG || r === -EINVAL)) {
+        // The window's bytes include the ones the file will never hold: forget them all.
+        this.dirtyFrom = CLEAN;
+        this.dirtyTo = 0;
+        this.valid = 0;
       }
       throw systemCallError(r, this.ioWrite ? "write" : "read", this.path);
     }
@@ -594,7 +622,11 @@ export class Window {
     this.settle();
     if (typeof position !== "number" || !(position >= 0)) return -1;
     const i = position - this.start;
-    return i >= 0 && i <= this.valid && i + n <= this.limit && Number.isSafeInteger(position)
+    return i >= 0 &&
+      i <= this.valid &&
+      i + n <= this.limit &&
+      Number.isSafeInteger(position) &&
+      this.joins(i, i + n)
       ? i
       : -1;
   }

@@ -58,6 +58,29 @@ describe.each(["node", "native"] as const)("faults (%s backend)", (kind) => {
     f.close();
   });
 
+  test.each(["EFBIG", "EINVAL"])(
+    "%s on flush (the OS refuses the offset for good) drops those writes; the instance goes on",
+    (errno) => {
+      const p = tmp(`refused-${errno}.bin`);
+      const backend = faultBackend(getBackend(kind));
+      const f = new RandomAccessFile(p, "rw", { backend });
+      f.seek(100);
+      f.writeInt(1);
+      backend.inject({ call: "pwrite", errno, times: 1 });
+      expect(() => f.flush()).toThrow(expect.objectContaining({ code: errno, syscall: "write" }));
+      // Not kept for a retry that could never succeed: every later flush would fail too.
+      expect(f.length()).toBe(0);
+      expect(f.getFilePointer()).toBe(104);
+      f.seek(0);
+      f.writeInt(42);
+      f.flush();
+      expect(f.readIntAt(0)).toBe(42);
+      f.setLength(4);
+      f.close();
+      expect([...readFileSync(p)]).toEqual([0, 0, 0, 42]);
+    },
+  );
+
   test("EIO when the window moves: the triggering write fails, nothing is lost, a retry succeeds", () => {
     const p = tmp("eio.bin");
     const backend = faultBackend(getBackend(kind));

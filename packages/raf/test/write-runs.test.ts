@@ -54,10 +54,78 @@ describe.each(BACKENDS)("write runs (%s backend)", (kind) => {
     f.writeShort(3);
     expect(f.readLong()).toBe(0x0707070707070707n);
     f.flush();
-    // Two writes, one read, one write: [8, 16) and [20, 22), as one pwrite of their hull at most.
-    expect(pwrites).toEqual([[8, 14]]);
+    // Two writes, one read, one write: [8, 16) then [20, 22), never the read bytes between them.
+    expect(pwrites).toEqual([
+      [8, 8],
+      [20, 2],
+    ]);
     f.close();
   });
+
+  test("writes on both sides of bytes only read go out separately, never as their hull", () => {
+    const p = tmp("gap-writes.bin");
+    writeFileSync(p, new Uint8Array(64).fill(7));
+    const { backend, pwrites } = recording(kind);
+    const f = new RandomAccessFile(p, "rw", { backend });
+    f.readByte();
+    f.writeIntAt(0, 1);
+    f.writeIntAt(8, 2); // touches nothing pending: [0, 4) goes first
+    f.writeIntAt(4, 3); // joins [8, 12) on its left
+    f.seek(20);
+    f.writeInt(4);
+    f.write(new Uint8Array([5, 5]), 0, 2); // joins on the right, through the byte-array path
+    f.seek(40);
+    f.write(new Uint8Array([6]), 0, 1); // the byte-array path across a gap
+    f.flush();
+    expect(pwrites).toEqual([
+      [0, 4],
+      [4, 8],
+      [20, 6],
+      [40, 1],
+    ]);
+    f.close();
+    const b = readFileSync(p);
+    expect([b.readInt32BE(0), b.readInt32BE(4), b.readInt32BE(8), b.readInt32BE(12)]).toEqual([
+      1, 3, 2, 0x07070707,
+    ]);
+  });
+
+  test.each([16, 8192])(
+    "another writer's bytes between two of this instance's writes survive its flush (bufferSize %i)",
+    async (bufferSize) => {
+      const p = tmp(`two-writers-${bufferSize}.bin`);
+      writeFileSync(p, new Uint8Array(64));
+      const a = new RandomAccessFile(p, "rw", { backend: kind, bufferSize });
+      const b = new RandomAccessFile(p, "rw", { backend: kind, bufferSize });
+      a.readIntAt(0); // a's window now holds the bytes b is about to write
+      a.writeIntAt(0, 0x11111111);
+      b.writeIntAt(6, 0x22222222);
+      b.close();
+      a.seek(12);
+      a.writeInt(0x33333333); // the same through a write run
+      a.close();
+      const file = readFileSync(p);
+      expect([file.readInt32BE(0), file.readInt32BE(6), file.readInt32BE(12)]).toEqual([
+        0x11111111, 0x22222222, 0x33333333,
+      ]);
+
+      // The async class shares the window.
+      writeFileSync(p, new Uint8Array(64));
+      const c = await AsyncRandomAccessFile.open(p, "rw", { backend: kind, bufferSize });
+      await c.readIntAt(0);
+      await c.writeIntAt(0, 0x44444444);
+      const d = new RandomAccessFile(p, "rw", { backend: kind, bufferSize });
+      d.writeIntAt(6, 0x55555555);
+      d.close();
+      await c.seek(12);
+      await c.writeInt(0x66666666);
+      await c.close();
+      const again = readFileSync(p);
+      expect([again.readInt32BE(0), again.readInt32BE(6), again.readInt32BE(12)]).toEqual([
+        0x44444444, 0x55555555, 0x66666666,
+      ]);
+    },
+  );
 
   test("a positional write overlapping the start of an open run, past its bytes", () => {
     const p = tmp("overlap.bin");

@@ -1,0 +1,51 @@
+import { describe, expect, test } from "vitest";
+import { AsyncRandomAccessFile, RandomAccessFile } from "../src/index";
+import { BACKENDS, tempDir } from "./support/temp";
+
+// A read of at least the buffer's size goes straight to the OS when it shares no byte with the window.
+// The OS's file may end before unflushed writes further on: those reads must not come back short.
+
+const tmp = tempDir();
+
+describe.each(BACKENDS)("reads that bypass the window (%s backend)", (kind) => {
+  test("read and readAt see the length unflushed writes further on give the file", async () => {
+    const p = tmp("bypass-short.bin");
+    const content = new Uint8Array(5000).map((_, i) => i & 0xff);
+    const f = new RandomAccessFile(p, "rw", { backend: kind });
+    f.write(content); // at least the buffer: straight to the file
+    f.seek(20000);
+    f.writeInt(0x01020304); // pending in the window
+    expect(f.length()).toBe(20004);
+    f.seek(0);
+    const buf = new Uint8Array(8192).fill(0xee);
+    expect(f.read(buf)).toBe(8192);
+    expect(buf.subarray(0, 5000)).toEqual(content);
+    expect(buf.subarray(5000).every((b) => b === 0)).toBe(true); // the hole before the pending write
+    expect(f.getFilePointer()).toBe(8192);
+    const at = new Uint8Array(8192).fill(0xee);
+    expect(f.readAt(1000, at)).toBe(8192);
+    expect(at.subarray(0, 4000)).toEqual(content.subarray(1000));
+    expect(f.getFilePointer()).toBe(8192);
+    expect(f.readAt(16000, at)).toBe(4004); // through the window, which holds the pending write
+    expect([...at.subarray(4000, 4004)]).toEqual([1, 2, 3, 4]);
+    f.close();
+
+    // The async class, the same sequence.
+    const a = await AsyncRandomAccessFile.open(p, "rw", { backend: kind });
+    await a.seek(30000);
+    await a.writeInt(5);
+    await a.seek(0);
+    expect(await a.read(new Uint8Array(8192))).toBe(8192);
+    await a.close();
+  });
+
+  test("still -1 at the end of the file, with writes pending elsewhere", () => {
+    const p = tmp("bypass-eof.bin");
+    const f = new RandomAccessFile(p, "rw", { backend: kind });
+    f.writeInt(1); // pending, at [0, 4)
+    f.seek(4);
+    expect(f.read(new Uint8Array(10_000))).toBe(-1);
+    expect(f.readAt(4, new Uint8Array(10_000))).toBe(-1);
+    f.close();
+  });
+});
