@@ -72,6 +72,12 @@ function overflow(): number {
   return -EOVERFLOW;
 }
 
+/** {@link overflow} for an explicit adapter: its caller's state, not this thread's slot, says `EOVERFLOW`. */
+function overflowed(state: CaptureState): number {
+  state.value = EOVERFLOW;
+  return -EOVERFLOW;
+}
+
 /** The error number of the last failing adapted call on this thread (0 before the first). */
 export function lastErrno(): number {
   return slot.errno;
@@ -271,21 +277,21 @@ export function adaptSystemCallExplicit(
       explicit = ((state: CaptureState, a: unknown, b: unknown) => {
         const r = fn(a, b);
         state.value = read();
-        return r >= 0 ? (typeof r === "number" ? r : overflow()) : -state.value;
+        return r >= 0 ? (typeof r === "number" ? r : overflowed(state)) : -state.value;
       }) as ExplicitSystemCall;
       break;
     case 3:
       explicit = ((state: CaptureState, a: unknown, b: unknown, c: unknown) => {
         const r = fn(a, b, c);
         state.value = read();
-        return r >= 0 ? (typeof r === "number" ? r : overflow()) : -state.value;
+        return r >= 0 ? (typeof r === "number" ? r : overflowed(state)) : -state.value;
       }) as ExplicitSystemCall;
       break;
     default:
       explicit = ((state: CaptureState, ...args: unknown[]) => {
         const r = fn(...args);
         state.value = read();
-        return r >= 0 ? (typeof r === "number" ? r : overflow()) : -state.value;
+        return r >= 0 ? (typeof r === "number" ? r : overflowed(state)) : -state.value;
       }) as ExplicitSystemCall;
   }
   (explicit as { stateName: CaptureStateName }).stateName = stateName;

@@ -13,6 +13,25 @@ function outOfRange(message: string): RangeError {
   return error;
 }
 
+const EBADF = -errnoOf("EBADF");
+
+/**
+ * A descriptor as the kernel takes one. koffi would convert anything else (2**32 + 3 wraps to 3, 3.5 and
+ * 3n become 3, NaN becomes 0) and act on another file; the node backend answers `EBADF`, as C would.
+ */
+function isFd(fd: number): boolean {
+  return typeof fd === "number" && (fd | 0) === fd && fd >= 0;
+}
+
+/**
+ * A typed array's real size: its `length` may be shadowed (an own property, a subclass's getter), and the
+ * native backend hands the kernel a pointer and a count that must not run past the memory behind it.
+ */
+const byteLengthOf = Object.getOwnPropertyDescriptor(
+  Object.getPrototypeOf(Uint8Array.prototype) as object,
+  "byteLength",
+)?.get as (this: Uint8Array) => number;
+
 function isCount(value: number): boolean {
   return Number.isSafeInteger(value) && value >= 0;
 }
@@ -24,9 +43,10 @@ function checkTransfer(buffer: Uint8Array, offset: number, length: number, posit
     (error as TypeError & { code: string }).code = "ERR_INVALID_ARG_TYPE";
     throw error;
   }
-  if (!isCount(offset) || !isCount(length) || offset + length > buffer.length) {
+  const size = byteLengthOf.call(buffer);
+  if (!isCount(offset) || !isCount(length) || offset + length > size) {
     throw outOfRange(
-      `offset ${offset} and length ${length} must be non-negative integers within the buffer's ${buffer.length} bytes`,
+      `offset ${offset} and length ${length} must be non-negative integers within the buffer's ${size} bytes`,
     );
   }
   if (!isCount(position)) {
@@ -35,11 +55,18 @@ function checkTransfer(buffer: Uint8Array, offset: number, length: number, posit
 }
 
 /**
- * `node:fs`'s check, with its error: C would stop at the NUL and open (or create) another file.
- * Non-string paths are left to the primitive (node:fs throws its own `ERR_INVALID_ARG_TYPE`).
+ * `node:fs`'s checks, with its errors: C would stop at a NUL and open (or create) another file, and the
+ * native backend would take a `Buffer` for a C string without its end, or a number for a pointer.
  */
 function checkPath(path: string): void {
-  if (typeof path === "string" && path.includes("\u0000")) {
+  if (typeof path !== "string") {
+    const error = new TypeError(
+      `The "path" argument must be of type string. Received ${path === null ? "null" : typeof path}`,
+    );
+    (error as TypeError & { code: string }).code = "ERR_INVALID_ARG_TYPE";
+    throw error;
+  }
+  if (path.includes("\u0000")) {
     const error = new TypeError(
       `The argument 'path' must be a string, Uint8Array, or URL without null bytes. Received ${JSON.stringify(path)}`,
     );
@@ -87,11 +114,13 @@ export class ComposedBackend implements Backend {
   }
 
   close(fd: number): number {
+    if (!isFd(fd)) return EBADF;
     return this.#p.close(fd);
   }
 
   pread(fd: number, buffer: Uint8Array, offset: number, length: number, position: number): number {
     checkTransfer(buffer, offset, length, position);
+    if (!isFd(fd)) return EBADF;
     let r: number;
     do r = this.#p.pread(fd, buffer, offset, length, position);
     while (r === EINTR);
@@ -100,6 +129,7 @@ export class ComposedBackend implements Backend {
 
   pwrite(fd: number, buffer: Uint8Array, offset: number, length: number, position: number): number {
     checkTransfer(buffer, offset, length, position);
+    if (!isFd(fd)) return EBADF;
     let r: number;
     do r = this.#p.pwrite(fd, buffer, offset, length, position);
     while (r === EINTR);
@@ -114,6 +144,7 @@ export class ComposedBackend implements Backend {
     position: number,
   ): number {
     checkTransfer(buffer, offset, length, position);
+    if (!isFd(fd)) return EBADF;
     let done = 0;
     while (done < length) {
       const r = this.#p.pread(fd, buffer, offset + done, length - done, position + done);
@@ -133,6 +164,7 @@ export class ComposedBackend implements Backend {
     position: number,
   ): number {
     checkTransfer(buffer, offset, length, position);
+    if (!isFd(fd)) return EBADF;
     let done = 0;
     while (done < length) {
       const r = this.#p.pwrite(fd, buffer, offset + done, length - done, position + done);
@@ -145,6 +177,7 @@ export class ComposedBackend implements Backend {
   }
 
   size(fd: number): number {
+    if (!isFd(fd)) return EBADF;
     let r: number;
     do r = this.#p.size(fd);
     while (r === EINTR);
@@ -153,6 +186,7 @@ export class ComposedBackend implements Backend {
 
   truncate(fd: number, length: number): number {
     checkRange("truncate", 0, length);
+    if (!isFd(fd)) return EBADF;
     let r: number;
     do r = this.#p.truncate(fd, length);
     while (r === EINTR);
@@ -160,6 +194,7 @@ export class ComposedBackend implements Backend {
   }
 
   sync(fd: number): number {
+    if (!isFd(fd)) return EBADF;
     let r: number;
     do r = this.#p.sync(fd);
     while (r === EINTR);
@@ -167,6 +202,7 @@ export class ComposedBackend implements Backend {
   }
 
   datasync(fd: number): number {
+    if (!isFd(fd)) return EBADF;
     let r: number;
     do r = this.#p.datasync(fd);
     while (r === EINTR);
@@ -175,6 +211,7 @@ export class ComposedBackend implements Backend {
 
   lock(fd: number, request: LockRequest): number {
     checkRange("lock", request.position, request.length);
+    if (!isFd(fd)) return EBADF;
     let r: number;
     do r = this.#p.lock(fd, request);
     while (r === EINTR);
@@ -183,6 +220,7 @@ export class ComposedBackend implements Backend {
 
   unlock(fd: number, position: number, length: number): number {
     checkRange("unlock", position, length);
+    if (!isFd(fd)) return EBADF;
     let r: number;
     do r = this.#p.unlock(fd, position, length);
     while (r === EINTR);
@@ -191,6 +229,7 @@ export class ComposedBackend implements Backend {
 
   fadvise(fd: number, position: number, length: number, advice: Advice): number {
     checkRange("fadvise", position, length);
+    if (!isFd(fd)) return EBADF;
     let r: number;
     do r = this.#p.fadvise(fd, position, length, advice);
     while (r === EINTR);
@@ -199,6 +238,7 @@ export class ComposedBackend implements Backend {
 
   allocate(fd: number, position: number, length: number): number {
     checkRange("allocate", position, length);
+    if (!isFd(fd)) return EBADF;
     let r: number;
     do r = this.#p.allocate(fd, position, length);
     while (r === EINTR);
@@ -214,6 +254,7 @@ export class ComposedBackend implements Backend {
   }
 
   closeAsync(fd: number): Promise<number> {
+    if (!isFd(fd)) return Promise.resolve(EBADF);
     return this.#p.closeAsync(fd);
   }
 
@@ -225,6 +266,7 @@ export class ComposedBackend implements Backend {
     position: number,
   ): Promise<number> {
     checkTransfer(buffer, offset, length, position);
+    if (!isFd(fd)) return EBADF;
     let r: number;
     do r = await this.#p.preadAsync(fd, buffer, offset, length, position);
     while (r === EINTR);
@@ -239,6 +281,7 @@ export class ComposedBackend implements Backend {
     position: number,
   ): Promise<number> {
     checkTransfer(buffer, offset, length, position);
+    if (!isFd(fd)) return EBADF;
     let r: number;
     do r = await this.#p.pwriteAsync(fd, buffer, offset, length, position);
     while (r === EINTR);
@@ -253,6 +296,7 @@ export class ComposedBackend implements Backend {
     position: number,
   ): Promise<number> {
     checkTransfer(buffer, offset, length, position);
+    if (!isFd(fd)) return EBADF;
     let done = 0;
     while (done < length) {
       const r = await this.#p.preadAsync(fd, buffer, offset + done, length - done, position + done);
@@ -272,6 +316,7 @@ export class ComposedBackend implements Backend {
     position: number,
   ): Promise<number> {
     checkTransfer(buffer, offset, length, position);
+    if (!isFd(fd)) return EBADF;
     let done = 0;
     while (done < length) {
       const r = await this.#p.pwriteAsync(
@@ -290,6 +335,7 @@ export class ComposedBackend implements Backend {
   }
 
   async sizeAsync(fd: number): Promise<number> {
+    if (!isFd(fd)) return EBADF;
     let r: number;
     do r = await this.#p.sizeAsync(fd);
     while (r === EINTR);
@@ -298,6 +344,7 @@ export class ComposedBackend implements Backend {
 
   async truncateAsync(fd: number, length: number): Promise<number> {
     checkRange("truncate", 0, length);
+    if (!isFd(fd)) return EBADF;
     let r: number;
     do r = await this.#p.truncateAsync(fd, length);
     while (r === EINTR);
@@ -305,6 +352,7 @@ export class ComposedBackend implements Backend {
   }
 
   async syncAsync(fd: number): Promise<number> {
+    if (!isFd(fd)) return EBADF;
     let r: number;
     do r = await this.#p.syncAsync(fd);
     while (r === EINTR);
@@ -312,6 +360,7 @@ export class ComposedBackend implements Backend {
   }
 
   async datasyncAsync(fd: number): Promise<number> {
+    if (!isFd(fd)) return EBADF;
     let r: number;
     do r = await this.#p.datasyncAsync(fd);
     while (r === EINTR);
@@ -320,6 +369,7 @@ export class ComposedBackend implements Backend {
 
   async lockAsync(fd: number, request: LockRequest): Promise<number> {
     checkRange("lock", request.position, request.length);
+    if (!isFd(fd)) return EBADF;
     let r: number;
     do r = await this.#p.lockAsync(fd, request);
     while (r === EINTR);

@@ -13,7 +13,13 @@ const EINTR = -errnoOf("EINTR");
 const ENOTSUP = -errnoOf("ENOTSUP");
 const EISDIR = -errnoOf("EISDIR");
 const EOVERFLOW = -errnoOf("EOVERFLOW");
-const NO_BYTES = new Uint8Array(0);
+const ESPIPE = -errnoOf("ESPIPE");
+
+/** node:fs's error as `-errno`; `fallback` for anything that carries none. */
+function errnoFrom(error: unknown, fallback: number): number {
+  const errno = (error as { errno?: unknown } | null)?.errno;
+  return typeof errno === "number" && errno < 0 ? errno : fallback;
+}
 const SEEK_SET = 0;
 /** 0666: the kernel applies the umask, as for every open(2) with O_CREAT. */
 const CREATE_MODE = 0o666;
@@ -36,11 +42,22 @@ function sleep(ms: number, signal: AbortSignal | undefined): Promise<void> {
   });
 }
 
-/** The smallest view koffi needs: the buffer itself when it already starts at `offset`. */
+const TypedArrayPrototype = Object.getPrototypeOf(Uint8Array.prototype) as object;
+const intrinsic = (name: string) =>
+  Object.getOwnPropertyDescriptor(TypedArrayPrototype, name)?.get as (this: Uint8Array) => never;
+const bufferOf = intrinsic("buffer") as (this: Uint8Array) => ArrayBufferLike;
+const byteOffsetOf = intrinsic("byteOffset") as (this: Uint8Array) => number;
+const byteLengthOf = intrinsic("byteLength") as (this: Uint8Array) => number;
+
+/**
+ * The smallest view koffi needs: the buffer itself when it already starts at `offset`. Made from the
+ * array's real buffer and offset (its own `length`, `subarray` or species may lie: the count handed to
+ * the kernel must match the memory behind the pointer), so the view's bounds are checked by `Uint8Array`.
+ */
 function view(buffer: Uint8Array, offset: number, length: number): Uint8Array {
-  return offset === 0 && length === buffer.length
+  return offset === 0 && length === byteLengthOf.call(buffer)
     ? buffer
-    : buffer.subarray(offset, offset + length);
+    : new Uint8Array(bufferOf.call(buffer), byteOffsetOf.call(buffer) + offset, length);
 }
 
 /**
@@ -138,14 +155,29 @@ export function nativePrimitives(libc: NativeLibc): Primitives {
   };
   const typeOf = (request: LockRequest): number => (request.shared ? L.F_RDLCK : L.F_WRLCK);
 
-  // lseek(SEEK_END) of a directory is no size: ext4 answers LLONG_MAX (-EOVERFLOW from the adapter),
-  // tmpfs EINVAL. Only on such an answer, a 0-byte pread (EISDIR for a directory) says which it was.
-  const sizeOf = (fd: number, r: number): number =>
-    (r === EOVERFLOW || r === EINVAL) && pread(fd, NO_BYTES, 0, 0) === EISDIR ? EISDIR : r;
-  const sizeOfAsync = async (fd: number, r: number): Promise<number> =>
-    (r === EOVERFLOW || r === EINVAL) && (await pread.async(fd, NO_BYTES, 0, 0)) === EISDIR
-      ? EISDIR
-      : r;
+  // lseek(SEEK_END) gives no size for some files: a directory (ext4 answers LLONG_MAX, -EOVERFLOW from
+  // the adapter; tmpfs EINVAL), a /proc file (EINVAL), a FIFO or socket (ESPIPE). Only on such an answer,
+  // fstat(2) says what the file is, as the JDK and node:fs ask it: a directory has no size (EISDIR), the
+  // others have the st_size they report (0 for those). Through node:fs: struct stat's layout differs per
+  // platform, and this path is rare.
+  const unsized = (r: number): boolean => r === EOVERFLOW || r === EINVAL || r === ESPIPE;
+  const statSize = (stats: fs.Stats): number => (stats.isDirectory() ? EISDIR : stats.size);
+  const sizeOf = (fd: number, r: number): number => {
+    if (!unsized(r)) return r;
+    try {
+      return statSize(fs.fstatSync(fd));
+    } catch (error) {
+      return errnoFrom(error, r);
+    }
+  };
+  const sizeOfAsync = (fd: number, r: number): Promise<number> =>
+    unsized(r)
+      ? new Promise((resolve) =>
+          fs.fstat(fd, (error, stats) =>
+            resolve(error === null ? statSize(stats) : errnoFrom(error, r)),
+          ),
+        )
+      : Promise.resolve(r);
 
   const posixFadvise = libc.posix_fadvise;
   const fadviseValues = L.fadvise;

@@ -81,6 +81,14 @@ function viaCallback<T>(
   });
 }
 
+/**
+ * The most Linux moves in one read(2)/write(2) (2 GiB - 4 KiB). node:fs refuses a length of 2 GiB or
+ * more, and takes 4 GiB for 0 (a false end of file): a transfer asks for at most this, and comes back
+ * short, as the native call would.
+ */
+const MAX_TRANSFER = 0x7ffff000;
+const most = (length: number): number => (length > MAX_TRANSFER ? MAX_TRANSFER : length);
+
 const zero = (): number => 0;
 const identity = (n: number): number => n;
 
@@ -99,9 +107,9 @@ export function nodePrimitives(): Primitives {
     open: (path, mode) => guard(() => fs.openSync(path, flagsOf(mode), 0o666)),
     close: (fd) => guardVoid(() => fs.closeSync(fd), fd),
     pread: (fd, buffer, offset, length, position) =>
-      guard(() => fs.readSync(fd, buffer, offset, length, position), fd),
+      guard(() => fs.readSync(fd, buffer, offset, most(length), position), fd),
     pwrite: (fd, buffer, offset, length, position) =>
-      guard(() => fs.writeSync(fd, buffer, offset, length, position), fd),
+      guard(() => fs.writeSync(fd, buffer, offset, most(length), position), fd),
     size: (fd) => guard(() => sizeOf(fs.fstatSync(fd)), fd),
     truncate: (fd, length) => guardVoid(() => fs.ftruncateSync(fd, length), fd),
     sync: (fd) => guardVoid(() => fs.fsyncSync(fd), fd),
@@ -116,9 +124,17 @@ export function nodePrimitives(): Primitives {
     },
     closeAsync: (fd) => viaCallback<void>((cb) => fs.close(fd, (e) => cb(e, undefined)), zero, fd),
     preadAsync: (fd, buffer, offset, length, position) =>
-      viaCallback<number>((cb) => fs.read(fd, buffer, offset, length, position, cb), identity, fd),
+      viaCallback<number>(
+        (cb) => fs.read(fd, buffer, offset, most(length), position, cb),
+        identity,
+        fd,
+      ),
     pwriteAsync: (fd, buffer, offset, length, position) =>
-      viaCallback<number>((cb) => fs.write(fd, buffer, offset, length, position, cb), identity, fd),
+      viaCallback<number>(
+        (cb) => fs.write(fd, buffer, offset, most(length), position, cb),
+        identity,
+        fd,
+      ),
     sizeAsync: (fd) => viaCallback<fs.Stats>((cb) => fs.fstat(fd, cb), sizeOf, fd),
     truncateAsync: (fd, length) =>
       viaCallback<void>((cb) => fs.ftruncate(fd, length, (e) => cb(e, undefined)), zero, fd),

@@ -88,6 +88,24 @@ describe.skipIf(!available)("adaptSystemCall", () => {
   });
 });
 
+describe.skipIf(!available)("results too large for a number", () => {
+  // labs(3) returns its argument's magnitude and leaves errno alone: a 64-bit result past 2^53, on demand.
+  const labs = () => loadKoffi().load(null).func("int64_t labs(int64_t)") as NativeFunction;
+
+  test("are -EOVERFLOW, in the thread's slot or the caller's state", () => {
+    const cached = adaptSystemCall(labs(), "errno");
+    expect(cached(2n ** 62n)).toBe(neg("EOVERFLOW"));
+    expect(lastErrno()).toBe(-neg("EOVERFLOW"));
+    expect(cached(-5)).toBe(5);
+
+    const explicit = adaptSystemCallExplicit(labs(), "errno");
+    const state = new CaptureState();
+    state.value = 9; // what an earlier failure left
+    expect(explicit(state, 2n ** 62n)).toBe(neg("EOVERFLOW"));
+    expect(state.value).toBe(-neg("EOVERFLOW"));
+  });
+});
+
 describe.skipIf(!available)("async errno capture (koffi reads errno on the pool thread)", () => {
   const dir = tempDir("async-errno");
 

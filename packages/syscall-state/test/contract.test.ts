@@ -1,3 +1,4 @@
+import { execFileSync } from "node:child_process";
 import {
   existsSync,
   constants as fsConstants,
@@ -271,4 +272,94 @@ describe.each(backends)("contract: %s backend", (name, make) => {
     expect(b().size(fd)).toBe(0);
     b().close(fd);
   });
+});
+
+// Arguments JavaScript can pass whatever the types say: both backends must refuse them the same way, and
+// the native one must never hand the kernel another file's descriptor or memory it does not own.
+describe.each(backends)("contract, hostile arguments: %s backend", (name, make) => {
+  const skip = name.startsWith("native") && !isNativeAvailable();
+  const b = (): Backend => make();
+
+  test.skipIf(skip)("a buffer is checked by its real size, whatever its length says", async () => {
+    const fd = b().open(fresh("lying"), "rw");
+    expect(b().pwrite(fd, new Uint8Array(64).fill(7), 0, 64, 0)).toBe(64);
+    const lying = new Uint8Array(64);
+    Object.defineProperty(lying, "length", { value: 1 << 20 });
+    const tooFar = expect.objectContaining({ code: "ERR_OUT_OF_RANGE" });
+    expect(() => b().pread(fd, lying, 0, 1 << 20, 0)).toThrow(tooFar);
+    expect(() => b().pwrite(fd, lying, 0, 1 << 20, 0)).toThrow(tooFar);
+    await expect(b().preadAsync(fd, lying, 0, 1 << 20, 0)).rejects.toThrow(tooFar);
+    // A subclass whose subarray lies gets the bytes it asked for, where it asked.
+    class Liar extends Uint8Array {
+      override subarray(): Uint8Array<ArrayBuffer> {
+        return new Uint8Array(1);
+      }
+    }
+    const liar = new Liar(16);
+    expect(b().pread(fd, liar, 4, 8, 0)).toBe(8);
+    expect([...liar]).toEqual([0, 0, 0, 0, 7, 7, 7, 7, 7, 7, 7, 7, 0, 0, 0, 0]);
+    b().close(fd);
+  });
+
+  test.skipIf(skip)(
+    "a descriptor the kernel would not take is -EBADF, never another file",
+    async () => {
+      const path = fresh("bad-fd");
+      writeFileSync(path, "ABCDEFGHIJ");
+      const fd = b().open(path, "rw");
+      const buf = new Uint8Array(4);
+      for (const bad of [fd + 2 ** 32, fd + 0.5, Number.NaN, BigInt(fd), String(fd), -1]) {
+        const f = bad as number;
+        expect(b().pread(f, buf, 0, 4, 0)).toBe(neg("EBADF"));
+        expect(b().pwrite(f, buf, 0, 4, 0)).toBe(neg("EBADF"));
+        expect(b().truncate(f, 1)).toBe(neg("EBADF"));
+        expect(b().size(f)).toBe(neg("EBADF"));
+        expect(b().sync(f)).toBe(neg("EBADF"));
+        expect(await b().preadAsync(f, buf, 0, 4, 0)).toBe(neg("EBADF"));
+        expect(await b().closeAsync(f)).toBe(neg("EBADF"));
+        expect(b().close(f)).toBe(neg("EBADF"));
+      }
+      expect(b().size(fd)).toBe(10);
+      expect(b().close(fd)).toBe(0);
+      expect(statSync(path).size).toBe(10);
+    },
+  );
+
+  test.skipIf(skip)("a path that is not a string is a TypeError, as node:fs's", async () => {
+    const path = fresh("path");
+    writeFileSync(path, "x");
+    const notString = expect.objectContaining({ code: "ERR_INVALID_ARG_TYPE" });
+    expect(() => b().open(Buffer.from(path) as never, "r")).toThrow(notString);
+    expect(() => b().open(42 as never, "r")).toThrow(notString);
+    await expect(b().openAsync(Buffer.from(path) as never, "r")).rejects.toThrow(notString);
+  });
+
+  test.skipIf(skip)("a transfer of 2 GiB or more comes back with what there is", async () => {
+    const fd = b().open(fresh("huge"), "rw");
+    expect(b().pwrite(fd, new Uint8Array(10).fill(1), 0, 10, 0)).toBe(10);
+    const big = new Uint8Array(2 ** 32); // untouched pages: no memory until written
+    expect(b().pread(fd, big, 0, 2 ** 31, 0)).toBe(10);
+    expect(b().pread(fd, big, 0, 2 ** 32, 0)).toBe(10);
+    expect(b().preadFully(fd, big, 0, 2 ** 32, 0)).toBe(10);
+    expect(await b().preadAsync(fd, big, 0, 2 ** 32, 0)).toBe(10);
+    b().close(fd);
+  });
+
+  test.skipIf(skip || process.platform !== "linux")(
+    "the size of a FIFO or a /proc file is what fstat says (0), as the JDK's length()",
+    async () => {
+      const fifo = fresh("fifo");
+      execFileSync("mkfifo", [fifo]);
+      for (const [path, mode] of [
+        [fifo, "rw"],
+        ["/proc/self/status", "r"],
+      ] as const) {
+        const fd = b().open(path, mode);
+        expect(fd).toBeGreaterThanOrEqual(0);
+        expect(b().size(fd)).toBe(0);
+        expect(await b().sizeAsync(fd)).toBe(0);
+        b().close(fd);
+      }
+    },
+  );
 });
