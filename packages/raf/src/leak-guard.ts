@@ -1,3 +1,4 @@
+import { isMainThread } from "node:worker_threads";
 import type { SyncBackend } from "@rafkit/syscall-state";
 import type { Window } from "./window";
 
@@ -13,7 +14,9 @@ interface Held {
  * says how many bytes: writing them this late could replay old data over newer data that another
  * writer has put there since (the JDK, unbuffered, wrote them when they were made).
  */
-const registry = new FinalizationRegistry<Held>(({ window, backend }) => {
+const registry = new FinalizationRegistry<Held>((held) => {
+  const { window, backend } = held;
+  open.delete(window);
   if (window.closed) return;
   const unflushed = window.unflushedBytes();
   const lost = unflushed > 0 ? `; its ${unflushed} unflushed bytes were discarded` : "";
@@ -26,15 +29,41 @@ const registry = new FinalizationRegistry<Held>(({ window, backend }) => {
 });
 
 /**
+ * The open instances of a worker thread. When the process ends the OS closes every descriptor, but a worker
+ * that ends leaves its descriptors, and the locks on them, to the process: its `exit` closes them (without
+ * writing, as at collection). A `terminate()`d worker runs no JavaScript at its end: its files stay open.
+ */
+const open = new Map<Window, Held>();
+let exitHooked = false;
+
+function closeOpen(): void {
+  for (const { window, backend } of open.values()) {
+    if (window.closed) continue;
+    window.markClosed();
+    backend.close(window.fd);
+  }
+  open.clear();
+}
+
+/**
  * Watches `owner`: if it is collected while `window` is open, closes the descriptor (without writing).
  * Nothing happens at process exit: unflushed writes of files never closed are lost, as a Java
- * `BufferedOutputStream` never flushed loses them, and for the same reason as at collection.
+ * `BufferedOutputStream` never flushed loses them, and for the same reason as at collection. At a
+ * worker's exit, its descriptors are closed the same way.
  */
 export function guard(owner: object, window: Window, backend: SyncBackend): void {
-  registry.register(owner, { window, backend }, window);
+  const held = { window, backend };
+  registry.register(owner, held, window);
+  if (isMainThread) return;
+  open.set(window, held);
+  if (!exitHooked) {
+    exitHooked = true;
+    process.once("exit", closeOpen);
+  }
 }
 
 /** Stops watching (after an explicit close). */
 export function unguard(window: Window): void {
   registry.unregister(window);
+  open.delete(window);
 }

@@ -1,4 +1,4 @@
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, readlinkSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { Worker } from "node:worker_threads";
 import { isNativeAvailable } from "@rafkit/syscall-state";
@@ -9,6 +9,7 @@ import { tempDir } from "./support/temp";
 const tmp = tempDir();
 const dist = fileURLToPath(new URL("../dist/index.js", import.meta.url));
 const script = fileURLToPath(new URL("./fixtures/worker-ranges.mjs", import.meta.url));
+const unclosed = fileURLToPath(new URL("./fixtures/worker-unclosed.mjs", import.meta.url));
 if (!existsSync(dist))
   console.warn("workers test skipped: build the package first (it runs dist/)");
 
@@ -62,3 +63,46 @@ describe.skipIf(!existsSync(dist))("worker_threads sharing one file (built dist)
     },
   );
 });
+
+/** This process's descriptors open on `file` (Linux). */
+function fdsOn(file: string): number {
+  return readdirSync("/proc/self/fd").filter((fd) => {
+    try {
+      return readlinkSync(`/proc/self/fd/${fd}`) === file;
+    } catch {
+      return false; // closed meanwhile (the listing's own descriptor)
+    }
+  }).length;
+}
+
+describe.skipIf(!existsSync(dist) || process.platform !== "linux")(
+  "a worker that ends with its files open (built dist)",
+  () => {
+    const cases = (["sync", "async"] as const).flatMap((cls) =>
+      (["native", "node"] as const).flatMap((backend) =>
+        (["natural", "exit"] as const).map((end) => [cls, backend, end] as const),
+      ),
+    );
+    test.each(cases.filter(([, b]) => b === "node" || isNativeAvailable()))(
+      "%s class, %s backend, %s end: its descriptors and locks go with it, its unflushed writes too",
+      async (cls, backend, end) => {
+        const file = tmp("unclosed.bin");
+        const w = new Worker(unclosed, { workerData: { dist, file, cls, backend, end } });
+        const [message] = await Promise.all([
+          new Promise<{ locked: boolean }>((resolve) => w.once("message", resolve)),
+          new Promise((resolve) => w.once("exit", resolve)),
+        ]);
+        expect(message.locked).toBe(backend === "native");
+        expect(fdsOn(file)).toBe(0);
+        const f = new RandomAccessFile(file, "rw", { backend });
+        if (backend === "native") {
+          const lock = f.tryLock();
+          expect(lock).not.toBeNull();
+          lock?.release();
+        }
+        expect(f.length()).toBe(0); // never flushed: lost, as at collection
+        f.close();
+      },
+    );
+  },
+);
