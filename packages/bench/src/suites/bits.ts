@@ -1,10 +1,9 @@
 // Suites for @rafkit/bits against what Node offers out of the box: DataView and Buffer. Each fork runs one
 // benchmark with one type, so the accessor picked in `state` is the only one its call site ever sees.
 //
-// Every receiver comes from the state: the codec as the DataView and the Buffer do. A module's import is
-// read through its cell on every access in a loop TurboFan does not peel; measured, that adds about half a
-// nanosecond to any call, a DataView's too (`examples/import-cost.mjs`). The `…Import` benchmarks call the
-// codec through its import, as a module that uses it in a hot loop without a local would.
+// Every receiver comes from the state, as JMH's benchmarks take their `@State` fields: the codec as the
+// DataView and the Buffer. Where a caller keeps them moves the ratios (`examples/import-cost.bench.mjs`
+// keeps both in four places alike). The `…Import` benchmarks call the codec through this module's import.
 import {
   BigEndian,
   BigEndianView,
