@@ -279,6 +279,26 @@ export class RandomAccessFile {
     return done;
   }
 
+  /**
+   * Finishes a bypassing read that the OS ended after `got` bytes while this instance's unflushed writes
+   * lie beyond: `rest` reads on through the window (which flushes them). What `got` brought is kept, as
+   * Java's read keeps what its one call returned: if `rest` fails, the read returns `got` (the pointer
+   * after those bytes), and only a read that got nothing throws.
+   */
+  #readOn(got: number, rest: () => number): number {
+    const w = this.#w;
+    const pointer = w.pointer;
+    let more: number;
+    try {
+      more = rest();
+    } catch (error) {
+      if (got === 0) throw error;
+      w.pointer = pointer;
+      return got;
+    }
+    return more > 0 ? got + more : got || -1;
+  }
+
   /** A write that {@link Window.bypasses} the window: `pwrite`s all of `src[off…off+len)` at `pos` (see {@link #preadDirect}). */
   #pwriteDirect(pos: number, src: Uint8Array, off: number, len: number, advance: boolean): void {
     const w = this.#w;
@@ -407,11 +427,11 @@ export class RandomAccessFile {
     checkFromIndexSize(off, n, buf.length);
     const w = this.#w;
     if (w.bypasses(w.pointer, n)) {
-      const got = this.#preadDirect(w.pointer, buf, off, n, true, true);
-      if (got === n || !w.dirty) return got || -1;
-      // Short with unflushed writes further on: the file is longer than the OS knows yet.
-      const more = this.#run(readSome(w, buf, off + got, n - got));
-      return more > 0 ? got + more : got || -1;
+      const start = w.pointer;
+      const got = this.#preadDirect(start, buf, off, n, true, true);
+      if (got === n || !w.unflushedBeyond(start + got)) return got || -1;
+      // Short, with unflushed writes further on: the file is longer than the OS knows yet.
+      return this.#readOn(got, () => this.#run(readSome(w, buf, off + got, n - got)));
     }
     return this.#run(readSome(w, buf, off, n));
   }
@@ -764,10 +784,11 @@ export class RandomAccessFile {
     const w = this.#w;
     if (w.bypasses(pos, len)) {
       const got = this.#preadDirect(pos, buf, off, len, true, false);
-      if (got === len || !w.dirty) return got || -1;
-      // Short with unflushed writes further on (see `read`).
-      const more = this.#run(at(w, pos + got, readSome(w, buf, off + got, len - got)));
-      return more > 0 ? got + more : got || -1;
+      if (got === len || !w.unflushedBeyond(pos + got)) return got || -1;
+      // Short, with unflushed writes further on (see `read`).
+      return this.#readOn(got, () =>
+        this.#run(at(w, pos + got, readSome(w, buf, off + got, len - got))),
+      );
     }
     return this.#run(at(w, pos, readSome(w, buf, off, len)));
   }

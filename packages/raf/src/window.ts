@@ -162,6 +162,12 @@ export class Window {
     );
   }
 
+  /** Whether bytes this instance has not flushed yet lie at or beyond file position `position`. */
+  unflushedBeyond(position: number): boolean {
+    this.settle();
+    return this.dirtyTo > this.dirtyFrom && this.start + this.dirtyTo > position;
+  }
+
   /** How many bytes a flush would write now (the dirty range, the write run included). */
   unflushedBytes(): number {
     this.settle();
@@ -270,7 +276,7 @@ export class Window {
    * instance or process wrote there since: such a write flushes the range first.
    */
   private joins(from: number, to: number): boolean {
-    return this.dirtyTo === 0 || (from <= this.dirtyTo && to >= this.dirtyFrom);
+    return this.dirtyTo <= this.dirtyFrom || (from <= this.dirtyTo && to >= this.dirtyFrom);
   }
 
   /**
@@ -278,7 +284,9 @@ export class Window {
    * puts back the `valid` a run lowered, which would undo a widening made meanwhile.
    */
   private mark(from: number, to: number): void {
-    // Callers check joins(from, to) first: the range only ever covers bytes this instance wrote.
+    // Callers check joins(from, to) first: the range only ever covers bytes this instance wrote. Nothing
+    // written (a zero-length array) marks nothing: a lone `dirtyFrom` would start a range no write made.
+    if (to <= from) return;
     // A clean window's range is (CLEAN, 0), so widening it covers starting one.
     if (to > this.valid) this.valid = to;
     if (from < this.dirtyFrom) this.dirtyFrom = from;
@@ -532,10 +540,14 @@ export class Window {
         // Unbuffered: bytes a failed read left behind must not serve the next hot-path read.
         else if (!this.dirty) this.valid = 0;
       } else if (this.kind === FLUSH && (r === -EFBIG || r === -EINVAL)) {
-        // The window's bytes include the ones the file will never hold: forget them all.
-        this.dirtyFrom = CLEAN;
-        this.dirtyTo = 0;
-        this.valid = 0;
+        // The window's bytes include the ones the file will never hold: forget them all. In `rws`/`rwd` the
+        // failing write is the caller's own: as unbuffered, it is not done, and the pointer goes back.
+        if (this.writeThrough) this.dropUnflushed();
+        else {
+          this.dirtyFrom = CLEAN;
+          this.dirtyTo = 0;
+          this.valid = 0;
+        }
       }
       throw systemCallError(r, this.ioWrite ? "write" : "read", this.path);
     }

@@ -1,3 +1,6 @@
+import { readFileSync, writeFileSync } from "node:fs";
+import { getBackend } from "@rafkit/syscall-state";
+import { faultBackend } from "@rafkit/syscall-state/testing";
 import { describe, expect, test } from "vitest";
 import { AsyncRandomAccessFile, RandomAccessFile } from "../src/index";
 import { BACKENDS, tempDir } from "./support/temp";
@@ -47,5 +50,38 @@ describe.each(BACKENDS)("reads that bypass the window (%s backend)", (kind) => {
     expect(f.read(new Uint8Array(10_000))).toBe(-1);
     expect(f.readAt(4, new Uint8Array(10_000))).toBe(-1);
     f.close();
+  });
+
+  test("writes pending before the read are left alone: nothing to flush for it", () => {
+    const p = tmp("bypass-before.bin");
+    writeFileSync(p, new Uint8Array(15_000).fill(3));
+    let pwrites = 0;
+    const backend = faultBackend(getBackend(kind), [
+      { call: "pwrite", errno: "EIO", when: () => (pwrites++, false) },
+    ]);
+    const f = new RandomAccessFile(p, "rw", { backend });
+    f.writeIntAt(0, 9); // pending at [0, 4)
+    const buf = new Uint8Array(16_384);
+    expect(f.readAt(14_000, buf)).toBe(1000); // the file's end, as the OS knows it: it is the end
+    expect(f.read(buf)).toBe(15_000); // from the pointer (0): the write from the window, the rest from the OS
+    expect(buf.subarray(0, 5)).toEqual(new Uint8Array([0, 0, 0, 9, 3]));
+    expect(pwrites).toBe(0);
+    f.close();
+  });
+
+  test("a failure after the OS's part keeps that part: read returns it, the pointer after it", () => {
+    const p = tmp("bypass-fail.bin");
+    writeFileSync(p, new Uint8Array(20).fill(5));
+    const backend = faultBackend(getBackend(kind));
+    const f = new RandomAccessFile(p, "rw", { backend, bufferSize: 16 });
+    f.writeIntAt(100, 1); // pending beyond the file's end
+    backend.inject({ call: "pwrite", errno: "ENOSPC", times: 1 });
+    const buf = new Uint8Array(64);
+    expect(f.read(buf)).toBe(20);
+    expect(f.getFilePointer()).toBe(20);
+    expect(buf.subarray(0, 20).every((b) => b === 5)).toBe(true);
+    expect(f.read(buf)).toBe(64); // the flush goes through now: [20, 84) of the 104 bytes
+    f.close();
+    expect(readFileSync(p).length).toBe(104);
   });
 });

@@ -81,6 +81,23 @@ describe.each(["node", "native"] as const)("faults (%s backend)", (kind) => {
     },
   );
 
+  test.each(["rws", "rwd"] as const)(
+    "in %s, a write the OS refuses for good is not done: the pointer stays before it",
+    (mode) => {
+      const p = tmp(`refused-${mode}.bin`);
+      const backend = faultBackend(getBackend(kind));
+      const f = new RandomAccessFile(p, mode, { backend });
+      f.writeInt(7);
+      backend.inject({ call: "pwrite", errno: "EFBIG", times: 1 });
+      expect(() => f.writeInt(8)).toThrow(expect.objectContaining({ code: "EFBIG" }));
+      expect(f.getFilePointer()).toBe(4);
+      expect(f.length()).toBe(4);
+      f.writeInt(9);
+      f.close();
+      expect([...readFileSync(p)]).toEqual([0, 0, 0, 7, 0, 0, 0, 9]);
+    },
+  );
+
   test("EIO when the window moves: the triggering write fails, nothing is lost, a retry succeeds", () => {
     const p = tmp("eio.bin");
     const backend = faultBackend(getBackend(kind));

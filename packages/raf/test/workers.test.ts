@@ -75,6 +75,8 @@ function fdsOn(file: string): number {
   }).length;
 }
 
+// Node closes the descriptors its own fs opened in a worker (`trackUnmanagedFds`): the node backend's cases
+// check the same outcome; the native backend's descriptors are closed by rafkit's exit hook alone.
 describe.skipIf(!existsSync(dist) || process.platform !== "linux")(
   "a worker that ends with its files open (built dist)",
   () => {

@@ -90,6 +90,23 @@ describe.each(BACKENDS)("write runs (%s backend)", (kind) => {
     ]);
   });
 
+  test("a zero-length array write marks nothing: a later write still joins only what was written", () => {
+    const p = tmp("zero-array.bin");
+    writeFileSync(p, new Uint8Array(16).fill(0xaa));
+    const { backend, pwrites } = recording(kind);
+    const f = new RandomAccessFile(p, "rw", { backend });
+    f.writeInts(new Int32Array(0));
+    f.writeDoubles(new Float64Array(0), 0, 0);
+    expect(f.readInt()).toBe(-0x55555556); // 0xaaaaaaaa: the window holds the file now
+    const other = new RandomAccessFile(p, "rw", { backend: kind });
+    other.writeInt(0x22222222);
+    other.close();
+    f.writeByte(1); // at 4
+    f.close();
+    expect(pwrites).toEqual([[4, 1]]);
+    expect(readFileSync(p).readInt32BE(0)).toBe(0x22222222);
+  });
+
   test.each([16, 8192])(
     "another writer's bytes between two of this instance's writes survive its flush (bufferSize %i)",
     async (bufferSize) => {
