@@ -281,20 +281,18 @@ export class RandomAccessFile {
 
   /**
    * Finishes a bypassing read that the OS ended after `got` bytes while this instance's unflushed writes
-   * lie beyond: `rest` reads on through the window (which flushes them). What `got` brought is kept, as
-   * Java's read keeps what its one call returned: if `rest` fails, the read returns `got` (the pointer
-   * after those bytes), and only a read that got nothing throws.
+   * lie beyond: `rest` reads on through the window (which flushes them first). If that fails, the read
+   * has not happened: the pointer goes back to `start` (given for a read at the pointer) and the error is
+   * thrown, as in the async class, which flushes before it reads. (`readFully` passes a `rest` giving 0.)
    */
-  #readOn(got: number, rest: () => number): number {
-    const w = this.#w;
-    const pointer = w.pointer;
+  #readOn(got: number, rest: () => number, start?: number): number {
     let more: number;
     try {
       more = rest();
     } catch (error) {
-      if (got === 0) throw error;
-      w.pointer = pointer;
-      return got;
+      // End of file is no failure: what was there is consumed (readFully).
+      if (start !== undefined && !(error instanceof EOFError)) this.#w.pointer = start;
+      throw error;
     }
     return more > 0 ? got + more : got || -1;
   }
@@ -431,7 +429,7 @@ export class RandomAccessFile {
       const got = this.#preadDirect(start, buf, off, n, true, true);
       if (got === n || !w.unflushedBeyond(start + got)) return got || -1;
       // Short, with unflushed writes further on: the file is longer than the OS knows yet.
-      return this.#readOn(got, () => this.#run(readSome(w, buf, off + got, n - got)));
+      return this.#readOn(got, () => this.#run(readSome(w, buf, off + got, n - got)), start);
     }
     return this.#run(readSome(w, buf, off, n));
   }
@@ -442,9 +440,12 @@ export class RandomAccessFile {
     const w = this.#w;
     let got = 0;
     if (w.bypasses(w.pointer, len)) {
-      got = this.#preadDirect(w.pointer, buf, off, len, false, true);
+      const start = w.pointer;
+      got = this.#preadDirect(start, buf, off, len, false, true);
       if (got === len) return;
-      if (!w.dirty) throw new EOFError();
+      if (!w.unflushedBeyond(start + got)) throw new EOFError();
+      this.#readOn(got, () => (this.#run(readFully(w, buf, off + got, len - got)), 0), start);
+      return;
     }
     this.#run(readFully(w, buf, off + got, len - got));
   }
@@ -786,6 +787,7 @@ export class RandomAccessFile {
       const got = this.#preadDirect(pos, buf, off, len, true, false);
       if (got === len || !w.unflushedBeyond(pos + got)) return got || -1;
       // Short, with unflushed writes further on (see `read`).
+      // A positional read: `at` puts the pointer back whatever happens.
       return this.#readOn(got, () =>
         this.#run(at(w, pos + got, readSome(w, buf, off + got, len - got))),
       );
@@ -807,7 +809,7 @@ export class RandomAccessFile {
     if (w.bypasses(pos, len)) {
       got = this.#preadDirect(pos, buf, off, len, false, false);
       if (got === len) return;
-      if (!w.dirty) throw new EOFError();
+      if (!w.unflushedBeyond(pos + got)) throw new EOFError();
     }
     this.#run(at(w, pos + got, readFully(w, buf, off + got, len - got)));
   }

@@ -111,6 +111,13 @@ export class Window {
   eof = false;
   readMade = false;
 
+  /**
+   * Where the pointer stood when the current write began (see {@link beginWrite}), until its first flush
+   * ends: in `rws`/`rwd`, a write whose own flush the OS refuses for good is not done, and the pointer goes
+   * back there. -1 otherwise.
+   */
+  writeFrom = -1;
+
   /** `readLine` state: the text so far, and whether a `\r` was just consumed. */
   line = "";
   lineCR = false;
@@ -190,6 +197,7 @@ export class Window {
   begin(): void {
     this.settle();
     if (this.closed) throw new ClosedError();
+    this.writeFrom = -1;
     this.done = 0;
     this.eof = false;
     this.readMade = false;
@@ -203,6 +211,7 @@ export class Window {
   beginWrite(): void {
     this.begin();
     if (this.readOnly) throw systemCallError(-EBADF, "write", this.path);
+    this.writeFrom = this.pos;
   }
 
   /**
@@ -540,15 +549,14 @@ export class Window {
         // Unbuffered: bytes a failed read left behind must not serve the next hot-path read.
         else if (!this.dirty) this.valid = 0;
       } else if (this.kind === FLUSH && (r === -EFBIG || r === -EINVAL)) {
-        // The window's bytes include the ones the file will never hold: forget them all. In `rws`/`rwd` the
-        // failing write is the caller's own: as unbuffered, it is not done, and the pointer goes back.
-        if (this.writeThrough) this.dropUnflushed();
-        else {
-          this.dirtyFrom = CLEAN;
-          this.dirtyTo = 0;
-          this.valid = 0;
-        }
+        // The window's bytes include the ones the file will never hold: forget them all. In `rws`/`rwd`, when
+        // this is the flush of the caller's own write, that write is not done: the pointer goes back.
+        this.dirtyFrom = CLEAN;
+        this.dirtyTo = 0;
+        this.valid = 0;
+        if (this.writeThrough && this.writeFrom >= 0) this.pos = this.writeFrom;
       }
+      if (this.kind === FLUSH) this.writeFrom = -1;
       throw systemCallError(r, this.ioWrite ? "write" : "read", this.path);
     }
     switch (this.kind) {
@@ -564,6 +572,7 @@ export class Window {
         }
         this.dirtyFrom += r;
         if (this.dirtyFrom >= this.dirtyTo) {
+          this.writeFrom = -1;
           this.dirtyFrom = CLEAN;
           this.dirtyTo = 0;
           if (this.capacity === 0) this.valid = 0;

@@ -69,19 +69,47 @@ describe.each(BACKENDS)("reads that bypass the window (%s backend)", (kind) => {
     f.close();
   });
 
-  test("a failure after the OS's part keeps that part: read returns it, the pointer after it", () => {
-    const p = tmp("bypass-fail.bin");
-    writeFileSync(p, new Uint8Array(20).fill(5));
+  test.each(["ENOSPC", "EFBIG"])(
+    "a %s flushing on the way fails the read, with the pointer where it was, as in the async class",
+    async (errno) => {
+      const p = tmp(`bypass-fail-${errno}.bin`);
+      writeFileSync(p, new Uint8Array(20).fill(5));
+      const backend = faultBackend(getBackend(kind));
+      const f = new RandomAccessFile(p, "rw", { backend, bufferSize: 16 });
+      f.writeIntAt(100, 1); // pending beyond the file's end
+      backend.inject({ call: "pwrite", errno, times: 1 });
+      const buf = new Uint8Array(64);
+      expect(() => f.read(buf)).toThrow(expect.objectContaining({ code: errno }));
+      expect(f.getFilePointer()).toBe(0);
+      // ENOSPC kept the write: the next read flushes it. EFBIG dropped it: the file ends at 20.
+      expect(f.read(buf)).toBe(errno === "ENOSPC" ? 64 : 20);
+      f.close();
+      expect(readFileSync(p).length).toBe(errno === "ENOSPC" ? 104 : 20);
+
+      writeFileSync(p, new Uint8Array(20).fill(5));
+      const a = await AsyncRandomAccessFile.open(p, "rw", { backend, bufferSize: 16 });
+      await a.writeIntAt(100, 1);
+      backend.inject({ call: "pwrite", errno, times: 1 });
+      await expect(a.read(buf)).rejects.toMatchObject({ code: errno });
+      expect(await a.getFilePointer()).toBe(0);
+      await a.close();
+    },
+  );
+
+  test("readFully: a failure on the way leaves the pointer; the end of the file consumes what was there", () => {
+    const p = tmp("bypass-fully.bin");
+    writeFileSync(p, new Uint8Array(50).fill(5));
     const backend = faultBackend(getBackend(kind));
     const f = new RandomAccessFile(p, "rw", { backend, bufferSize: 16 });
-    f.writeIntAt(100, 1); // pending beyond the file's end
+    f.writeIntAt(100, 1);
     backend.inject({ call: "pwrite", errno: "ENOSPC", times: 1 });
     const buf = new Uint8Array(64);
-    expect(f.read(buf)).toBe(20);
-    expect(f.getFilePointer()).toBe(20);
-    expect(buf.subarray(0, 20).every((b) => b === 5)).toBe(true);
-    expect(f.read(buf)).toBe(64); // the flush goes through now: [20, 84) of the 104 bytes
+    expect(() => f.readFully(buf)).toThrow(expect.objectContaining({ code: "ENOSPC" }));
+    expect(f.getFilePointer()).toBe(0);
+    f.readFully(buf); // flushed now: [0, 64) of 104 bytes
+    expect(f.getFilePointer()).toBe(64);
+    expect(() => f.readFully(buf)).toThrow(expect.objectContaining({ name: "EOFError" }));
+    expect(f.getFilePointer()).toBe(104);
     f.close();
-    expect(readFileSync(p).length).toBe(104);
   });
 });

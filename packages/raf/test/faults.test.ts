@@ -98,6 +98,29 @@ describe.each(["node", "native"] as const)("faults (%s backend)", (kind) => {
     },
   );
 
+  test("in rws, only the flush of the caller's own write takes the pointer back; kept data's does not", () => {
+    const p = tmp("refused-kept.bin");
+    const backend = faultBackend(getBackend(kind));
+    const f = new RandomAccessFile(p, "rws", { backend });
+    backend.inject({ call: "pwrite", errno: "ENOSPC", times: 1 });
+    expect(() => f.writeInt(1)).toThrow(expect.objectContaining({ code: "ENOSPC" }));
+    expect(f.getFilePointer()).toBe(4); // kept, as if written
+    backend.inject({ call: "pwrite", errno: "EFBIG", times: 1 });
+    expect(() => f.flush()).toThrow(expect.objectContaining({ code: "EFBIG" }));
+    expect(f.getFilePointer()).toBe(4); // a flush is no write of the caller's: the pointer stays
+    backend.inject({ call: "pwrite", errno: "ENOSPC", times: 1 });
+    expect(() => f.writeIntAt(100, 2)).toThrow(expect.objectContaining({ code: "ENOSPC" }));
+    f.seek(8);
+    backend.inject({ call: "pwrite", errno: "EFBIG", times: 1 });
+    expect(() => f.readInt()).toThrow(expect.objectContaining({ code: "EFBIG" }));
+    expect(f.getFilePointer()).toBe(8); // a read is no write either
+    backend.inject({ call: "pwrite", errno: "EFBIG", times: 1 });
+    expect(() => f.writeInt(3)).toThrow(expect.objectContaining({ code: "EFBIG" }));
+    expect(f.getFilePointer()).toBe(8); // the caller's own write: not done
+    f.close();
+    expect(readFileSync(p).length).toBe(0);
+  });
+
   test("EIO when the window moves: the triggering write fails, nothing is lost, a retry succeeds", () => {
     const p = tmp("eio.bin");
     const backend = faultBackend(getBackend(kind));
