@@ -409,7 +409,8 @@ export class RandomAccessFile {
    * `read(buf, off?, len?)`: reads up to `len` bytes into `buf[off…]` and returns how many, or -1 at end
    * of file (never 0 unless `len` is 0); one system call to read, unless the file's end as the OS knows it
    * comes first and this instance's unflushed writes lie beyond (those are flushed, and the read goes on,
-   * so it returns what Java's would). Bad `off`/`len` throw a `RangeError`
+   * so it returns what Java's would; if that flush fails, the read throws with the pointer where it was).
+   * Bad `off`/`len` throw a `RangeError`
    * (`ERR_OUT_OF_RANGE`) before any I/O.
    */
   read(): number;
@@ -786,8 +787,7 @@ export class RandomAccessFile {
     if (w.bypasses(pos, len)) {
       const got = this.#preadDirect(pos, buf, off, len, true, false);
       if (got === len || !w.unflushedBeyond(pos + got)) return got || -1;
-      // Short, with unflushed writes further on (see `read`).
-      // A positional read: `at` puts the pointer back whatever happens.
+      // Short, with unflushed writes further on (see `read`); `at` puts the pointer back whatever happens.
       return this.#readOn(got, () =>
         this.#run(at(w, pos + got, readSome(w, buf, off + got, len - got))),
       );
