@@ -1,6 +1,7 @@
 import type { Advice, Backend, BackendFeatures, FileMode, LockRequest } from "./backend";
 import { errnoOf } from "./errno";
 import { PRIMITIVES, type Primitives } from "./primitives";
+import { byteLengthOf } from "./typed-array";
 
 const EINTR = -errnoOf("EINTR");
 const EAGAIN = -errnoOf("EAGAIN");
@@ -23,15 +24,6 @@ function isFd(fd: number): boolean {
   return typeof fd === "number" && (fd | 0) === fd && fd >= 0;
 }
 
-/**
- * A typed array's real size: its `length` may be shadowed (an own property, a subclass's getter), and the
- * native backend hands the kernel a pointer and a count that must not run past the memory behind it.
- */
-const byteLengthOf = Object.getOwnPropertyDescriptor(
-  Object.getPrototypeOf(Uint8Array.prototype) as object,
-  "byteLength",
-)?.get as (this: Uint8Array) => number;
-
 function isCount(value: number): boolean {
   return Number.isSafeInteger(value) && value >= 0;
 }
@@ -43,6 +35,7 @@ function checkTransfer(buffer: Uint8Array, offset: number, length: number, posit
     (error as TypeError & { code: string }).code = "ERR_INVALID_ARG_TYPE";
     throw error;
   }
+  // Its real size: native code must not trust a `length` it may shadow.
   const size = byteLengthOf.call(buffer);
   if (!isCount(offset) || !isCount(length) || offset + length > size) {
     throw outOfRange(

@@ -4,6 +4,7 @@ import type { FileMode, LockRequest } from "./backend";
 import { errnoOf } from "./errno";
 import type { NativeLibc } from "./libc";
 import type { Primitives } from "./primitives";
+import { bufferOf, byteLengthOf, byteOffsetOf } from "./typed-array";
 
 const EINVAL = -errnoOf("EINVAL");
 const EAGAIN = -errnoOf("EAGAIN");
@@ -41,13 +42,6 @@ function sleep(ms: number, signal: AbortSignal | undefined): Promise<void> {
     signal?.addEventListener("abort", onAbort, { once: true });
   });
 }
-
-const TypedArrayPrototype = Object.getPrototypeOf(Uint8Array.prototype) as object;
-const intrinsic = (name: string) =>
-  Object.getOwnPropertyDescriptor(TypedArrayPrototype, name)?.get as (this: Uint8Array) => never;
-const bufferOf = intrinsic("buffer") as (this: Uint8Array) => ArrayBufferLike;
-const byteOffsetOf = intrinsic("byteOffset") as (this: Uint8Array) => number;
-const byteLengthOf = intrinsic("byteLength") as (this: Uint8Array) => number;
 
 /**
  * The smallest view koffi needs: the buffer itself when it already starts at `offset`. Made from the
