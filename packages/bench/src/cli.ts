@@ -294,7 +294,7 @@ const program = new Command("rafkit-bench")
   .option("--gc", "force a GC before every iteration (forks get --expose-gc)")
   .option(
     "--interleave",
-    "run fork 1 of every benchmark, then fork 2 of every one, ... (for ratios: a slow spell weighs on all alike)",
+    "run fork 1 of every benchmark, then fork 2 of each in reverse order, ... (for ratios: a slow spell weighs on all alike)",
   )
   .option("--json <file>", "write results in JMH's JSON result format")
   .option("--chart <file>", "write an SVG bar chart of the results")
@@ -331,11 +331,24 @@ program
     `run the benchmarks behind rafkit's performance targets in one run and print each target as a ratio with PASS/FAIL (groups: ${TARGET_GROUPS.join(", ")}, all)`,
   )
   .argument("[groups...]", "target groups (default: all)")
-  .option(
-    "--from <file>",
-    "evaluate the targets on saved JMH JSON results instead of running (repeatable)",
-    collect,
-    [],
+  .addOption(
+    new Option(
+      "--from <file>",
+      "evaluate the targets on saved JMH JSON results instead of running (repeatable)",
+    )
+      .argParser(collect)
+      .default([])
+      // Nothing runs with --from: these would be accepted and silently ignored.
+      .conflicts([
+        "forks",
+        "warmupIterations",
+        "iterations",
+        "warmupTime",
+        "measurementTime",
+        "json",
+        "chart",
+        "title",
+      ]),
   )
   .option("-f, --forks <n>", "forks per benchmark (default 2, more for targets with thin margins)")
   .option("--warmup-iterations <n>", "warmup iterations (also -wi; default 3)")

@@ -80,6 +80,10 @@ export function runExternalFork(
       if (phase === "warmup" && result.measurement.length > 0) {
         protocolError ??= "a warmup iteration came after a measurement iteration";
       }
+      // A score of 0 (or Infinity ops per time) would be averaged in as if measured.
+      if (parsed.nanos === 0) {
+        protocolError ??= `an iteration of ${parsed.ops} ops took 0 ns: too short for the clock; use longer iterations`;
+      }
       const score = scoreOf(parsed.ops * options.operationsPerInvocation, parsed.nanos, options);
       const index = result[phase].length;
       result[phase].push(score);

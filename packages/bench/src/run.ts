@@ -42,7 +42,8 @@ export interface RunOptions {
   /**
    * Run fork 1 of every benchmark, then fork 2 of every one, and so on, instead of all forks of one benchmark
    * before the next: a machine that slows down for a minute then weighs on every benchmark alike, which a
-   * ratio of two of them needs. Results and their order are the same.
+   * ratio of two of them needs. Odd rounds run in reverse order, so no benchmark always goes first. Results
+   * and their order are the same.
    */
   interleave?: boolean;
 }
@@ -209,8 +210,8 @@ interface Job {
 /**
  * Runs benchmarks the JMH way: one after another, each in `forks` fresh child processes (or once in this
  * process when forks is 0), pooling all measurement iterations of all forks into one result. With
- * `interleave`, fork k of every benchmark runs before fork k + 1 of any. A benchmark that throws is recorded
- * in `failures` and the run goes on.
+ * `interleave`, fork k of every benchmark runs before fork k + 1 of any (in plan order for k = 1, 3, ...,
+ * in reverse for k = 2, 4, ...). A benchmark that throws is recorded in `failures` and the run goes on.
  */
 export async function runBenchmarks(
   suites: readonly (LoadedSuite | AnySuite)[],
@@ -242,11 +243,13 @@ export async function runBenchmarks(
     for (let fork = first; fork <= last; fork++) list.push(fork);
     jobs.push({ planned, index, forks: list, rawData: [], pids: [] });
   }
-  // One benchmark's forks after another, or round by round.
+  // One benchmark's forks after another, or round by round. Rounds alternate direction (A B, B A, A B, ...):
+  // in the same direction every round, the first benchmark would always run first, so a machine that
+  // drifts steadily (warming up, throttling) would favour one side of every ratio.
   const schedule: [Job, number][] = [];
   const rounds = options.interleave ? Math.max(0, ...jobs.map((j) => j.forks.length)) : 1;
   for (let k = 0; k < rounds; k++) {
-    for (const job of jobs) {
+    for (const job of k % 2 === 0 ? jobs : [...jobs].reverse()) {
       if (!options.interleave) for (const fork of job.forks) schedule.push([job, fork]);
       else if (k < job.forks.length) schedule.push([job, job.forks[k]!]);
     }

@@ -321,6 +321,19 @@ const paramKey = (r: BenchmarkResult) =>
     .map(([k, v]) => `${k}=${v}`)
     .join(",");
 
+// Sorted by name: results of one combination pair up whatever order their files list the params in.
+const pairKey = (r: BenchmarkResult) => JSON.stringify(Object.entries(r.params ?? {}).sort());
+
+/**
+ * Why a measured ratio or rate cannot be judged, or undefined when it can. A score of 0 (a clock too coarse
+ * for the iteration) makes a ratio 0 or Infinity, which would pass any `<=` or `>=` goal on no evidence.
+ */
+function unjudgeable(value: number, what: string): string | undefined {
+  if (Number.isNaN(value)) return `${what} is not a number`;
+  if (!Number.isFinite(value) || value <= 0) return `${what} is ${value}: a score is 0 or infinite`;
+  return undefined;
+}
+
 function meets(value: number, op: Target["op"], goal: number): boolean {
   return op === ">=" ? value >= goal : op === "<=" ? value <= goal : value > goal;
 }
@@ -352,22 +365,42 @@ export function evaluateTargets(
       }
       for (const r of found) {
         const value = target.rate(r);
+        const why = unjudgeable(value, "the rate");
         out.push({
           target,
           params: paramKey(r),
           value,
-          verdict: meets(value, target.op, target.goal) ? "PASS" : "FAIL",
+          verdict:
+            why !== undefined ? "n/a" : meets(value, target.op, target.goal) ? "PASS" : "FAIL",
+          ...(why !== undefined ? { note: `${target.benchmark}: ${why}` } : {}),
         });
       }
       continue;
     }
     const nums = byName.get(target.numerator) ?? [];
     const dens = byName.get(target.denominator) ?? [];
-    const keys = [...new Set([...nums, ...dens].map(paramKey))];
-    if (keys.length === 0) keys.push("");
-    for (const key of keys) {
-      const n = nums.find((r) => paramKey(r) === key);
-      const d = dens.find((r) => paramKey(r) === key);
+    // Each combination once, shown as the first result lists it.
+    const combos = new Map<string, string>();
+    for (const r of [...nums, ...dens])
+      if (!combos.has(pairKey(r))) combos.set(pairKey(r), paramKey(r));
+    if (combos.size === 0) combos.set(JSON.stringify([]), "");
+    for (const [pair, key] of combos) {
+      const ns = nums.filter((r) => pairKey(r) === pair);
+      const ds = dens.filter((r) => pairKey(r) === pair);
+      if (ns.length > 1 || ds.length > 1) {
+        // Two runs' results (e.g. two --from files): which pair is meant is a guess, so none is made.
+        const twice = ns.length > 1 ? target.numerator : target.denominator;
+        out.push({
+          target,
+          params: key,
+          value: Number.NaN,
+          verdict: "n/a",
+          note: `${twice}: ${Math.max(ns.length, ds.length)} results; give one run's`,
+        });
+        continue;
+      }
+      const n = ns[0];
+      const d = ds[0];
       if (n === undefined || d === undefined) {
         const missing = [
           n === undefined ? target.numerator : undefined,
@@ -385,16 +418,15 @@ export function evaluateTargets(
         continue;
       }
       const value = nanosPerOp(n.primaryMetric) / nanosPerOp(d.primaryMetric);
+      const why = Number.isNaN(value)
+        ? "scores are not times per op"
+        : unjudgeable(value, "the ratio");
       out.push({
         target,
         params: key,
         value,
-        verdict: Number.isNaN(value)
-          ? "n/a"
-          : meets(value, target.op, target.goal)
-            ? "PASS"
-            : "FAIL",
-        ...(Number.isNaN(value) ? { note: "scores are not times per op" } : {}),
+        verdict: why !== undefined ? "n/a" : meets(value, target.op, target.goal) ? "PASS" : "FAIL",
+        ...(why !== undefined ? { note: why } : {}),
       });
     }
   }

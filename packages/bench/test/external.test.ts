@@ -82,6 +82,8 @@ describe("external forks", () => {
     ["crash", /exited with code 3[\s\S]*something went wrong/],
     ["short", /reported 2 warmup and 2 measurement iterations, expected 2 and 3/],
     ["late-warmup", /warmup iteration came after a measurement iteration/],
+    // Scored, it would be 0 us/op (or Infinity ops/us) and drag the mean with it.
+    ["zero-time", /an iteration of 1 ops took 0 ns: too short for the clock/],
   ])("fail clearly when the program misbehaves (%s)", async (behaviour, message) => {
     const report = await runBenchmarks([externalSuite(behaviour)], {
       params: { size: ["1"] },

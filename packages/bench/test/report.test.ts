@@ -120,6 +120,29 @@ describe("JMH JSON", () => {
     expect(parseJmhJson(toJmhJson(results))).toEqual(results);
   });
 
+  it("spells infinities as JMH's JSON writer does (+INF, -INF) and reads them back", () => {
+    // A throughput score from an iteration the clock measured as 0 ns is +Infinity.
+    const infinite = buildResult("A.b", {}, options({ mode: "thrpt" }), [
+      [Number.POSITIVE_INFINITY, 1, 2],
+    ]);
+    infinite.primaryMetric.scorePercentiles["0.0"] = Number.NEGATIVE_INFINITY;
+    const text = toJmhJson([infinite]);
+    const parsed = JSON.parse(text);
+    expect(parsed[0].primaryMetric.score).toBe("+INF");
+    expect(parsed[0].primaryMetric.rawData[0][0]).toBe("+INF");
+    expect(parsed[0].primaryMetric.scorePercentiles["0.0"]).toBe("-INF");
+    expect(text).not.toMatch(/Infinity/);
+    const [back] = parseJmhJson(text);
+    expect(back!.primaryMetric.score).toBe(Number.POSITIVE_INFINITY);
+    expect(back!.primaryMetric.scorePercentiles["0.0"]).toBe(Number.NEGATIVE_INFINITY);
+    // Files written before the fix spelt them as JavaScript does.
+    const [old] = parseJmhJson(
+      '[{"benchmark":"A.b","mode":"thrpt","primaryMetric":{"score":"Infinity","scoreError":"-Infinity","scoreUnit":"ops/us","rawData":[["Infinity"]]}}]',
+    );
+    expect(old!.primaryMetric.score).toBe(Number.POSITIVE_INFINITY);
+    expect(old!.primaryMetric.scoreError).toBe(Number.NEGATIVE_INFINITY);
+  });
+
   it("reads a file in the formatting JMH writes (spaces before colons, NaN strings)", () => {
     const [r] = parseJmhJson(
       readFileSync(new URL("./fixtures/jmh-sample.json", import.meta.url), "utf8"),

@@ -79,6 +79,55 @@ describe("targets", () => {
     expect(outcomes[1]!.value).toBeNaN();
   });
 
+  it("pair ratio sides whatever order their params are listed in", () => {
+    // A file edited or written by another tool may list the params in another order.
+    const results = [
+      result("RafRead.jdkBulk", 150_000, { op: "readInt", kiloBytes: 1 }),
+      result("RafRead.buffered", 2_000, { kiloBytes: 1, op: "readInt" }),
+    ];
+    const outcomes = evaluateTargets(results, ["raf"]).filter(
+      (o) => o.target.text === "buffered reads at least 50x faster than JDK one-call-per-primitive",
+    );
+    expect(outcomes.map((o) => [o.params, o.value, o.verdict])).toEqual([
+      ["op=readInt,kiloBytes=1", 75, "PASS"],
+    ]);
+  });
+
+  it("never pass on a score of 0: a ratio or rate of 0 or Infinity is n/a", () => {
+    const zero = (b: string, params: Record<string, string | number> = {}) =>
+      buildResult(b, params, resolveOptions({ unit: "ns" }), [[0, 0, 0]]);
+    const outcomes = evaluateTargets(
+      [
+        result("CaptureStateUtil.nodeThrowFail", 1000),
+        zero("CaptureStateUtil.tlFail"), // 1000 / 0 = Infinity would pass ">= 10"
+        zero("CaptureStateUtil.tlSuccess"), // 0 / 100 = 0 would pass "<= 1.05"
+        result("CaptureStateUtil.rawSuccess", 100),
+        zero("BitsModifiedUtf8.modifiedUtf8", { length: 16 }), // 16 B in 0 ns = Infinity MB/s
+      ],
+      ["syscall-state", "bits"],
+    );
+    const byText = (t: string) => outcomes.find((o) => o.target.text.startsWith(t))!;
+    for (const t of ["tlFail at least 10x", "tlSuccess within 1.05x", "ASCII modified-UTF-8"]) {
+      expect(byText(t).verdict).toBe("n/a");
+      expect(byText(t).note).toMatch(/0 or infinite/);
+    }
+    expect(formatTargets(outcomes)).toMatch(/0 PASS, /);
+  });
+
+  it("make no pair when a side has two results (two runs' files): n/a, not the first found", () => {
+    const outcomes = evaluateTargets(
+      [
+        result("BackendPread.node", 500),
+        result("BackendPread.native", 200),
+        result("BackendPread.native", 900),
+      ],
+      ["syscall-state"],
+    ).filter((o) => o.target.text.startsWith("4-byte pread"));
+    expect(outcomes).toMatchObject([
+      { verdict: "n/a", note: "BackendPread.native: 2 results; give one run's" },
+    ]);
+  });
+
   it("read rates from the bandwidth metric or from the params", () => {
     const results = [
       result("RafBulk.readInts", 0, {}, {}),
@@ -198,6 +247,21 @@ describe("rafkit-bench targets", () => {
     expect(stdout).toMatch(/CaptureStateUtil\.tlFail\s+avgt\s+3/);
     expect(stdout).not.toMatch(/explicitSuccess/); // only what the targets need
     expect(stdout).toMatch(/\d+ PASS, \d+ FAIL, 0 n\/a/);
+  });
+
+  it("rejects run options with --from, where nothing runs, instead of ignoring them", async () => {
+    const file = join(dir, "from-only.json");
+    writeFileSync(file, toJmhJson([result("BackendPread.native", 200)]));
+    for (const extra of [
+      ["-f", "3"],
+      ["-i", "9"],
+      ["-r", "1s"],
+      ["--json", join(dir, "x.json")],
+    ]) {
+      const { code, stderr } = await run("targets", "syscall-state", "--from", file, ...extra);
+      expect(code).toBe(1);
+      expect(stderr).toMatch(/option '--from <file>' cannot be used with option/);
+    }
   });
 
   it("rejects an unknown group", async () => {

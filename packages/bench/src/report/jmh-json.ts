@@ -2,14 +2,21 @@ import { BenchError } from "../errors";
 import type { BenchmarkResult, Metric } from "../result";
 import { jmhPercentiles } from "../stats";
 
+/** A non-finite number as JMH's JSON writer spells it: `"NaN"`, `"+INF"`, `"-INF"`. */
+function jmhNonFinite(value: number): string {
+  if (Number.isNaN(value)) return "NaN";
+  return value > 0 ? "+INF" : "-INF";
+}
+
 /**
  * Serialises results in JMH's JSON result format (`-rf json`): an array of records, 4-space indented, with
- * non-finite numbers written as strings (`"NaN"`), as JMH writes them.
+ * non-finite numbers written as strings (`"NaN"`, `"+INF"`, `"-INF"`), as JMH writes them.
  */
 export function toJmhJson(results: readonly BenchmarkResult[]): string {
   return `${JSON.stringify(
     results,
-    (_key, value) => (typeof value === "number" && !Number.isFinite(value) ? String(value) : value),
+    (_key, value) =>
+      typeof value === "number" && !Number.isFinite(value) ? jmhNonFinite(value) : value,
     4,
   )}\n`;
 }
@@ -20,8 +27,9 @@ const bad = (where: string, what: string) =>
 function num(value: unknown, where: string): number {
   if (typeof value === "number") return value;
   if (value === "NaN") return Number.NaN;
-  if (value === "Infinity") return Number.POSITIVE_INFINITY;
-  if (value === "-Infinity") return Number.NEGATIVE_INFINITY;
+  // JMH writes "+INF" and "-INF"; files from earlier versions of this harness have "Infinity".
+  if (value === "+INF" || value === "Infinity") return Number.POSITIVE_INFINITY;
+  if (value === "-INF" || value === "-Infinity") return Number.NEGATIVE_INFINITY;
   throw bad(where, `should be a number, got ${JSON.stringify(value)}`);
 }
 
