@@ -1,3 +1,3 @@
 import { packageTestConfig } from "../../vitest.shared.ts";
 
-export default packageTestConfig({ lines: 92 });
+export default packageTestConfig({ lines: 94 });

@@ -61,9 +61,10 @@ export class CaptureState {
 const slot = { errno: 0 };
 
 /**
- * koffi returns a 64-bit integer beyond `Number.MAX_SAFE_INTEGER` as a `bigint`. No system call's
- * meaningful result is that large (file offsets stop at 8 EiB, sizes at the address space), so such a
- * result is reported as `-EOVERFLOW` ("value too large for defined data type"), never handed out.
+ * koffi returns a 64-bit integer beyond 2**53 as a `bigint`, and 2**53 itself still as a number. A
+ * `bigint` result is reported as `-EOVERFLOW` ("value too large for defined data type"), never handed
+ * out; the one exact 2**53 is left to the caller (only `lseek` gets there, on a file system with 8 EiB
+ * files, and the native `size` checks it), so that success costs no extra test here.
  */
 const EOVERFLOW = constants.errno.EOVERFLOW;
 

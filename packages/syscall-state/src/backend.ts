@@ -36,7 +36,7 @@ export interface BackendFeatures {
   readonly locks: boolean;
   /** `allocate` reserves blocks (false: it returns `-ENOTSUP`). */
   readonly allocate: boolean;
-  /** `fadvise` reaches the kernel (false: it returns 0 and does nothing). */
+  /** `fadvise` reaches the kernel (false: it checks the fd, returns 0 and does nothing more). */
   readonly fadvise: boolean;
 }
 
@@ -57,13 +57,17 @@ export interface SyncBackend {
   /**
    * One `pread`, retried on EINTR. Returns the bytes read (0 at EOF). Throws a `RangeError`
    * (`ERR_OUT_OF_RANGE`) when `offset`/`length` do not fit `buffer` or `position` is negative.
+   * A zero `length` is still a system call: the kernel's answer for the fd (`-EBADF` closed,
+   * `-EISDIR` a directory, `-ESPIPE` a FIFO), or 0.
    */
   pread(fd: number, buffer: Uint8Array, offset: number, length: number, position: number): number;
-  /** One `pwrite`, retried on EINTR. Returns the bytes written. */
+  /** One `pwrite`, retried on EINTR. Returns the bytes written; a zero `length` is a system call too. */
   pwrite(fd: number, buffer: Uint8Array, offset: number, length: number, position: number): number;
   /**
    * `pread` in a loop until `length` bytes or EOF. Returns the bytes read (fewer only at EOF), or the
-   * first `-errno` (the bytes before it are in `buffer`).
+   * first `-errno` (the bytes before it are in `buffer`). A zero `length` is one zero-length `pread`,
+   * so a bad fd still answers (`-EBADF`, `-EISDIR`, ...). `-EOVERFLOW` when the loop would go on past
+   * position `Number.MAX_SAFE_INTEGER`, where positions stop being exact.
    */
   preadFully(
     fd: number,
@@ -74,7 +78,8 @@ export interface SyncBackend {
   ): number;
   /**
    * `pwrite` in a loop until all `length` bytes are written. Returns `length`, or the first `-errno`
-   * (`-EIO` if the OS accepts zero bytes, which would otherwise loop forever).
+   * (`-EIO` if the OS accepts zero bytes, which would otherwise loop forever). A zero `length` is one
+   * zero-length `pwrite`; `-EOVERFLOW` past `Number.MAX_SAFE_INTEGER`, as {@link preadFully}.
    */
   pwriteFully(
     fd: number,
@@ -84,8 +89,9 @@ export interface SyncBackend {
     position: number,
   ): number;
   /**
-   * The file's size in bytes, in one system call. `-EISDIR` for a directory (it has no byte size); never
-   * a `bigint`: a 64-bit result beyond `Number.MAX_SAFE_INTEGER` comes back as `-EOVERFLOW`.
+   * The file's size in bytes, in one system call (two for a file `lseek` cannot size). `-EISDIR` for a
+   * directory (it has no byte size); never a `bigint`: a size beyond `Number.MAX_SAFE_INTEGER` comes back
+   * as `-EOVERFLOW`.
    */
   size(fd: number): number;
   truncate(fd: number, length: number): number;
@@ -97,13 +103,19 @@ export interface SyncBackend {
    * Takes an advisory lock. Returns 0, or `-EAGAIN` when `wait` is false and another holder conflicts
    * (a platform's `EACCES` for the same case is normalised to `-EAGAIN`). With `wait` true the calling
    * thread blocks until the lock is granted; use {@link AsyncBackend.lockAsync} on the main thread.
-   * `-ENOTSUP` where the backend has no locks (`node`).
+   * `-ENOTSUP` where the backend has no locks (`node`), once the fd is known good (else `-EBADF`).
    */
   lock(fd: number, request: LockRequest): number;
   unlock(fd: number, position: number, length: number): number;
-  /** `posix_fadvise`; 0 where the platform lacks it (advice may be ignored). */
+  /**
+   * `posix_fadvise`; 0 where the platform lacks it (advice may be ignored). `-EINVAL` for an advice name
+   * not in {@link Advice}. The node backend still checks the fd (`-EBADF`; `-ESPIPE` for a FIFO).
+   */
   fadvise(fd: number, position: number, length: number, advice: Advice): number;
-  /** Reserves blocks (`fallocate`/`posix_fallocate`); `-ENOTSUP` where the platform lacks it. */
+  /**
+   * Reserves blocks (`fallocate`/`posix_fallocate`); `-ENOTSUP` where the platform lacks it (the node
+   * backend, once the fd is known good: else `-EBADF`).
+   */
   allocate(fd: number, position: number, length: number): number;
 }
 

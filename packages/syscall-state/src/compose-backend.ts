@@ -7,6 +7,9 @@ const EINTR = -errnoOf("EINTR");
 const EAGAIN = -errnoOf("EAGAIN");
 const EACCES = -errnoOf("EACCES");
 const EIO = -errnoOf("EIO");
+const EOVERFLOW = -errnoOf("EOVERFLOW");
+/** The last position a number holds exactly: a loop that would go on past it stops with `-EOVERFLOW`. */
+const MAX_POSITION = Number.MAX_SAFE_INTEGER;
 
 function outOfRange(message: string): RangeError {
   const error = new RangeError(message);
@@ -138,8 +141,10 @@ export class ComposedBackend implements Backend {
   ): number {
     checkTransfer(buffer, offset, length, position);
     if (!isFd(fd)) return EBADF;
+    if (length === 0) return this.pread(fd, buffer, offset, 0, position);
     let done = 0;
     while (done < length) {
+      if (position + done > MAX_POSITION) return EOVERFLOW;
       const r = this.#p.pread(fd, buffer, offset + done, length - done, position + done);
       if (r === EINTR) continue;
       if (r < 0) return r;
@@ -158,8 +163,10 @@ export class ComposedBackend implements Backend {
   ): number {
     checkTransfer(buffer, offset, length, position);
     if (!isFd(fd)) return EBADF;
+    if (length === 0) return this.pwrite(fd, buffer, offset, 0, position);
     let done = 0;
     while (done < length) {
+      if (position + done > MAX_POSITION) return EOVERFLOW;
       const r = this.#p.pwrite(fd, buffer, offset + done, length - done, position + done);
       if (r === EINTR) continue;
       if (r < 0) return r;
@@ -290,8 +297,10 @@ export class ComposedBackend implements Backend {
   ): Promise<number> {
     checkTransfer(buffer, offset, length, position);
     if (!isFd(fd)) return EBADF;
+    if (length === 0) return this.preadAsync(fd, buffer, offset, 0, position);
     let done = 0;
     while (done < length) {
+      if (position + done > MAX_POSITION) return EOVERFLOW;
       const r = await this.#p.preadAsync(fd, buffer, offset + done, length - done, position + done);
       if (r === EINTR) continue;
       if (r < 0) return r;
@@ -310,8 +319,10 @@ export class ComposedBackend implements Backend {
   ): Promise<number> {
     checkTransfer(buffer, offset, length, position);
     if (!isFd(fd)) return EBADF;
+    if (length === 0) return this.pwriteAsync(fd, buffer, offset, 0, position);
     let done = 0;
     while (done < length) {
+      if (position + done > MAX_POSITION) return EOVERFLOW;
       const r = await this.#p.pwriteAsync(
         fd,
         buffer,

@@ -4,6 +4,7 @@ import type { FileMode, LockRequest } from "./backend";
 import { errnoOf } from "./errno";
 import type { NativeLibc } from "./libc";
 import type { Primitives } from "./primitives";
+import { sizeFromStats } from "./stat-size";
 import { bufferOf, byteLengthOf, byteOffsetOf } from "./typed-array";
 
 const EINVAL = -errnoOf("EINVAL");
@@ -12,9 +13,14 @@ const EACCES = -errnoOf("EACCES");
 const EBADF = -errnoOf("EBADF");
 const EINTR = -errnoOf("EINTR");
 const ENOTSUP = -errnoOf("ENOTSUP");
-const EISDIR = -errnoOf("EISDIR");
 const EOVERFLOW = -errnoOf("EOVERFLOW");
 const ESPIPE = -errnoOf("ESPIPE");
+
+/**
+ * koffi hands back 2**53 itself as a number (a bigint only past it), and the adapter passes numbers on:
+ * a size of exactly 2**53 bytes is no safe integer, so `-EOVERFLOW` too. Only `lseek` can get there.
+ */
+const exact = (r: number): number => (r <= Number.MAX_SAFE_INTEGER ? r : EOVERFLOW);
 
 /** node:fs's error as `-errno`; `fallback` for anything that carries none. */
 function errnoFrom(error: unknown, fallback: number): number {
@@ -152,10 +158,10 @@ export function nativePrimitives(libc: NativeLibc): Primitives {
   // lseek(SEEK_END) gives no size for some files: a directory (ext4 answers LLONG_MAX, -EOVERFLOW from
   // the adapter; tmpfs EINVAL), a /proc file (EINVAL), a FIFO or socket (ESPIPE). Only on such an answer,
   // fstat(2) says what the file is, as the JDK and node:fs ask it: a directory has no size (EISDIR), the
-  // others have the st_size they report (0 for those). Through node:fs: struct stat's layout differs per
-  // platform, and this path is rare.
+  // others have the st_size they report (0 for those), and a size beyond 2**53 - 1 stays -EOVERFLOW.
+  // Through node:fs: struct stat's layout differs per platform, and this path is rare.
   const unsized = (r: number): boolean => r === EOVERFLOW || r === EINVAL || r === ESPIPE;
-  const statSize = (stats: fs.Stats): number => (stats.isDirectory() ? EISDIR : stats.size);
+  const statSize = sizeFromStats;
   const sizeOf = (fd: number, r: number): number => {
     if (!unsized(r)) return r;
     try {
@@ -189,7 +195,7 @@ export function nativePrimitives(libc: NativeLibc): Primitives {
       pwrite(fd, view(buffer, offset, length), length, position),
     size: (fd) => {
       const r = lseek(fd, 0, L.SEEK_END);
-      return r >= 0 ? r : sizeOf(fd, r);
+      return r >= 0 ? exact(r) : sizeOf(fd, r);
     },
     truncate: (fd, length) => ftruncate(fd, length),
     sync: (fd) => (L.F_FULLFSYNC === undefined ? fsync(fd) : fullfsync(fd)),
@@ -227,7 +233,7 @@ export function nativePrimitives(libc: NativeLibc): Primitives {
       pwrite.async(fd, view(buffer, offset, length), length, position),
     sizeAsync: async (fd) => {
       const r = await lseek.async(fd, 0, L.SEEK_END);
-      return r >= 0 ? r : sizeOfAsync(fd, r);
+      return r >= 0 ? exact(r) : sizeOfAsync(fd, r);
     },
     truncateAsync: (fd, length) => ftruncate.async(fd, length),
     syncAsync: async (fd) => {

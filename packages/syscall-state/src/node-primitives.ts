@@ -2,9 +2,11 @@ import * as fs from "node:fs";
 import type { FileMode } from "./backend";
 import { errnoOf } from "./errno";
 import type { Primitives } from "./primitives";
+import { sizeFromStats } from "./stat-size";
 
 const ENOTSUP = -errnoOf("ENOTSUP");
-const EISDIR = -errnoOf("EISDIR");
+const EINVAL = -errnoOf("EINVAL");
+const ESPIPE = -errnoOf("ESPIPE");
 const { O_RDONLY, O_RDWR, O_CREAT, O_SYNC } = fs.constants;
 // Windows has no O_DSYNC; O_SYNC is the closest promise there.
 const O_DSYNC = fs.constants.O_DSYNC ?? O_SYNC;
@@ -87,37 +89,69 @@ function viaCallback<T>(
  * short, as the native call would.
  */
 const MAX_TRANSFER = 0x7ffff000;
-const most = (length: number): number => (length > MAX_TRANSFER ? MAX_TRANSFER : length);
+const most = (length: number): number => Math.min(length, MAX_TRANSFER);
 
 const zero = (): number => 0;
 const identity = (n: number): number => n;
+const sizeOf = sizeFromStats;
+
+/**
+ * `fs.readSync`/`fs.read` answer a zero length with 0 and make no system call, so a closed fd, a
+ * directory or a FIFO would "succeed". One empty buffer through `readv` is libuv's plain
+ * `pread(fd, NULL, 0, position)`: the kernel's own answer, as the native backend gets it.
+ */
+const NOTHING = [new Uint8Array(0)];
+
+/** The advice names `posix_fadvise` knows; the native backend answers `-EINVAL` to any other. */
+const ADVICE = new Set(["normal", "sequential", "random", "willneed", "dontneed", "noreuse"]);
+
+/** `posix_fadvise` looks the fd up, then refuses a FIFO (`-ESPIPE`); the advice itself may be ignored. */
+function ignoredAdvice(stats: fs.Stats): number {
+  return stats.isFIFO() ? ESPIPE : 0;
+}
+const unsupported = (): number => ENOTSUP;
+
+/**
+ * `-ENOTSUP` for an fd the kernel knows, else its `-errno` (`-EBADF`): the kernel looks the fd up before
+ * anything else. The checks after that (the fd's access mode, the file's type, the range) are the
+ * missing call's own, and are not guessed at.
+ */
+function notSupported(fd: number): number {
+  return guard(() => {
+    fs.fstatSync(fd);
+    return ENOTSUP;
+  }, fd);
+}
 
 /**
  * The `node:fs` one-shot calls. Locks and `allocate` are `-ENOTSUP` (node:fs has neither);
- * `fadvise` is accepted and ignored (0), since advice may always be ignored.
+ * `fadvise` is accepted and ignored (0), since advice may always be ignored. All three still look the
+ * fd up with one `fstat`, so a closed fd is `-EBADF` on every call, as on the native backend.
  */
-/** A directory has no byte size (its `st_size` is file-system bookkeeping): `-EISDIR`, as the native backend answers. */
-function sizeOf(stats: fs.Stats): number {
-  return stats.isDirectory() ? EISDIR : stats.size;
-}
-
 export function nodePrimitives(): Primitives {
   return {
     name: "node",
     open: (path, mode) => guard(() => fs.openSync(path, flagsOf(mode), 0o666)),
     close: (fd) => guardVoid(() => fs.closeSync(fd), fd),
     pread: (fd, buffer, offset, length, position) =>
-      guard(() => fs.readSync(fd, buffer, offset, most(length), position), fd),
+      guard(
+        () =>
+          length === 0
+            ? fs.readvSync(fd, NOTHING, position)
+            : fs.readSync(fd, buffer, offset, most(length), position),
+        fd,
+      ),
     pwrite: (fd, buffer, offset, length, position) =>
       guard(() => fs.writeSync(fd, buffer, offset, most(length), position), fd),
     size: (fd) => guard(() => sizeOf(fs.fstatSync(fd)), fd),
     truncate: (fd, length) => guardVoid(() => fs.ftruncateSync(fd, length), fd),
     sync: (fd) => guardVoid(() => fs.fsyncSync(fd), fd),
     datasync: (fd) => guardVoid(() => fs.fdatasyncSync(fd), fd),
-    lock: () => ENOTSUP,
-    unlock: () => ENOTSUP,
-    fadvise: () => 0,
-    allocate: () => ENOTSUP,
+    lock: notSupported,
+    unlock: notSupported,
+    fadvise: (fd, _position, _length, advice) =>
+      ADVICE.has(advice) ? guard(() => ignoredAdvice(fs.fstatSync(fd)), fd) : EINVAL,
+    allocate: notSupported,
     openAsync: (path, mode) => {
       const flags = flagsOf(mode);
       return viaCallback<number>((cb) => fs.open(path, flags, 0o666, cb), identity);
@@ -125,7 +159,10 @@ export function nodePrimitives(): Primitives {
     closeAsync: (fd) => viaCallback<void>((cb) => fs.close(fd, (e) => cb(e, undefined)), zero, fd),
     preadAsync: (fd, buffer, offset, length, position) =>
       viaCallback<number>(
-        (cb) => fs.read(fd, buffer, offset, most(length), position, cb),
+        (cb) =>
+          length === 0
+            ? fs.readv(fd, NOTHING, position, cb)
+            : fs.read(fd, buffer, offset, most(length), position, cb),
         identity,
         fd,
       ),
@@ -141,6 +178,6 @@ export function nodePrimitives(): Primitives {
     syncAsync: (fd) => viaCallback<void>((cb) => fs.fsync(fd, (e) => cb(e, undefined)), zero, fd),
     datasyncAsync: (fd) =>
       viaCallback<void>((cb) => fs.fdatasync(fd, (e) => cb(e, undefined)), zero, fd),
-    lockAsync: () => Promise.resolve(ENOTSUP),
+    lockAsync: (fd) => viaCallback<fs.Stats>((cb) => fs.fstat(fd, cb), unsupported, fd),
   };
 }

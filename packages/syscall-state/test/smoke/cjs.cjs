@@ -23,6 +23,7 @@ try {
   assert.equal(backend.lock(fd, { shared: false, wait: false, position: 0, length: 0 }) <= 0, true);
   assert.equal(backend.close(fd), 0);
   assert.equal(backend.close(fd), -errnoOf("EBADF"));
+  assert.equal(backend.pread(fd, new Uint8Array(1), 0, 0, 0), -errnoOf("EBADF"));
   if (isNativeAvailable()) {
     const libc = nativeLibc();
     assert.equal(adaptSystemCall(libc.close, "errno")(-1), -errnoOf("EBADF"));

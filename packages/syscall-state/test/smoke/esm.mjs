@@ -38,6 +38,9 @@ try {
     assert.equal(faulty.pread(fd, out, 0, 4, at), 4);
     assert.equal(faulty.calls.pread, 3);
     assert.equal(backend.close(fd), 0);
+    // A zero-length read is still a system call: a closed fd is EBADF on every backend.
+    assert.equal(backend.pread(fd, out, 0, 0, 0), -errnoOf("EBADF"));
+    assert.equal(await backend.preadAsync(fd, out, 0, 0, 0), -errnoOf("EBADF"));
   }
   if (isNativeAvailable()) {
     const libc = nativeLibc();
