@@ -100,7 +100,7 @@ export class AsyncRandomAccessFile {
   readonly #path: string;
   readonly #mode: FileMode;
   readonly #latin1: (buf: Uint8Array, from: number, to: number) => string;
-  readonly #locks = new HeldLocks();
+  readonly #locks: HeldLocks;
   /** An operation is running; later ones wait in {@link #jobs}. */
   #busy = false;
   readonly #jobs: (() => void)[] = [];
@@ -119,6 +119,7 @@ export class AsyncRandomAccessFile {
     this.#mode = plan.mode;
     this.#w = openWindow(plan, fd);
     this.#latin1 = latin1Of(this.#w);
+    this.#locks = new HeldLocks(this.#w);
     guard(this, this.#w, plan.backend);
   }
 
@@ -884,6 +885,8 @@ export class AsyncRandomAccessFile {
    * elsewhere may go first) and may notice a release up to 50 ms late. Operations called after it run
    * once it is granted; {@link close} cancels it (it then rejects with `ClosedError`). Exclusive by default; a file opened `"r"` may only take
    * shared locks (`LockModeError`). Overlapping a lock this instance holds: `OverlappingFileLockError`.
+   * Unlike the sync `lock()`, it waits for a conflicting lock held in this same thread through another
+   * instance of the file too: the thread stays free, so that holder can still release it.
    * The `node` backend has no locks: `LockUnsupportedError`. {@link close} releases them all.
    */
   lock(options: LockOptions = {}): Promise<AsyncFileLock> {

@@ -80,9 +80,11 @@ export class LockModeError extends Error {
 }
 
 /**
- * Thrown by `lock`/`tryLock` when the range overlaps a lock this same instance holds: Java's
- * `OverlappingFileLockException`. (The OS would otherwise merge or split the two, or, with Linux OFD
- * locks taken through two instances, make the second wait on the first forever.)
+ * Java's `OverlappingFileLockException`. Thrown by `lock`/`tryLock` when the range overlaps a lock this
+ * same instance holds (the OS would otherwise merge or split the two). Also thrown by the **sync**
+ * `RandomAccessFile#lock()` instead of waiting, when the range conflicts with a lock held in the same
+ * thread through another instance of the same file (with Linux OFD locks the two conflict; that holder
+ * could never run to release it, so the wait would never end).
  */
 export class OverlappingFileLockError extends Error {
   /** Always `"OverlappingFileLockError"`. */
@@ -90,9 +92,26 @@ export class OverlappingFileLockError extends Error {
   /** Stable error code: `"ERR_RAF_OVERLAPPING_LOCK"`. */
   readonly code = "ERR_RAF_OVERLAPPING_LOCK";
 
-  constructor(position: number, size: number) {
+  /** @internal `heldBy`: the conflicting lock of another instance in this thread, and the file's path here. */
+  constructor(
+    position: number,
+    size: number,
+    heldBy?: {
+      readonly path: string;
+      readonly holderPath: string;
+      readonly shared: boolean;
+      readonly position: number;
+      readonly size: number;
+    },
+  ) {
     super(
-      `The range [${position}, ${size === Number.POSITIVE_INFINITY ? "end of file" : position + size}) overlaps a lock this file already holds`,
+      heldBy === undefined
+        ? `The range ${rangeText(position, size)} overlaps a lock this file already holds`
+        : `lock() on '${heldBy.path}' would wait forever: the range ${rangeText(position, size)} conflicts with the ${heldBy.shared ? "shared" : "exclusive"} lock on ${rangeText(heldBy.position, heldBy.size)} held in this same thread through another instance of the same file ('${heldBy.holderPath}'), which cannot run to release it while this thread waits. Release it or close that instance first, or use tryLock(), or AsyncRandomAccessFile (its lock() waits without blocking the thread)`,
     );
   }
+}
+
+function rangeText(position: number, size: number): string {
+  return `[${position}, ${size === Number.POSITIVE_INFINITY ? "end of file" : position + size})`;
 }

@@ -1,5 +1,6 @@
 import { isMainThread } from "node:worker_threads";
 import type { SyncBackend } from "@rafkit/syscall-state";
+import { forgetHolder } from "./thread-locks";
 import type { Window } from "./window";
 
 /** What the guard needs to clean up after an instance: never the instance itself, or it could not be collected. */
@@ -18,6 +19,7 @@ const registry = new FinalizationRegistry<Held>((held) => {
   const { window, backend } = held;
   open.delete(window);
   if (window.closed) return;
+  forgetHolder(window);
   const unflushed = window.unflushedBytes();
   const lost = unflushed > 0 ? `; its ${unflushed} unflushed bytes were discarded` : "";
   window.markClosed();
@@ -40,6 +42,7 @@ function closeOpen(): void {
   for (const { window, backend } of open.values()) {
     if (window.closed) continue;
     window.markClosed();
+    forgetHolder(window);
     backend.close(window.fd);
   }
   open.clear();

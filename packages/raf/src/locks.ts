@@ -12,6 +12,13 @@ import {
   OverlappingFileLockError,
 } from "./errors";
 import { toPosition } from "./position";
+import {
+  forgetHolder,
+  heldInThread,
+  holdInThread,
+  type LockHolder,
+  releaseInThread,
+} from "./thread-locks";
 
 const EAGAIN = constants.errno.EAGAIN;
 const ENOTSUP = constants.errno.ENOTSUP;
@@ -176,29 +183,57 @@ export class AsyncFileLock extends LockBase {
   }
 }
 
-/** The locks one instance holds, to refuse overlaps (as Java does) and to invalidate them all on close. */
+/**
+ * The locks one instance holds, to refuse overlaps (as Java does) and to invalidate them all on close;
+ * also recorded in this thread's registry (see {@link heldInThread}), which a sync `lock()` consults.
+ */
 export class HeldLocks {
-  readonly #held = new Set<LockBase>();
+  /** Each lock, with its record in the thread's registry. */
+  readonly #held = new Map<LockBase, LockRange>();
+  readonly #holder: LockHolder;
+
+  constructor(holder: LockHolder) {
+    this.#holder = holder;
+  }
 
   /** Throws {@link OverlappingFileLockError} when `range` overlaps a held lock. */
   check(range: LockRange): void {
-    for (const l of this.#held) {
+    for (const l of this.#held.keys()) {
       if (overlaps(l, range)) throw new OverlappingFileLockError(range.position, range.size);
     }
   }
 
+  /**
+   * For a sync `lock()` whose attempt without waiting met a conflict: throws
+   * {@link OverlappingFileLockError} when the conflicting holder is another instance of the same file in
+   * this thread, which could never run to release while this thread waits.
+   */
+  checkThread(range: LockRange): void {
+    const other = heldInThread(this.#holder, range);
+    if (other === undefined) return;
+    throw new OverlappingFileLockError(range.position, range.size, {
+      path: this.#holder.path,
+      holderPath: other.path,
+      ...other.range,
+    });
+  }
+
   add<L extends LockBase>(lock: L): L {
-    this.#held.add(lock);
+    this.#held.set(lock, holdInThread(this.#holder, lock));
     return lock;
   }
 
   forget(lock: LockBase): void {
+    const record = this.#held.get(lock);
+    if (record === undefined) return;
     this.#held.delete(lock);
+    releaseInThread(this.#holder, record);
   }
 
   /** Closing the descriptor released them all. */
   closed(): void {
-    for (const l of this.#held) l.invalidate();
+    for (const l of this.#held.keys()) l.invalidate();
     this.#held.clear();
+    forgetHolder(this.#holder);
   }
 }

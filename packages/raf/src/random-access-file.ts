@@ -84,7 +84,7 @@ export class RandomAccessFile {
   readonly #path: string;
   readonly #mode: FileMode;
   readonly #latin1: (buf: Uint8Array, from: number, to: number) => string;
-  readonly #locks = new HeldLocks();
+  readonly #locks: HeldLocks;
 
   /**
    * Opens `path` in `mode`: `"r"` (read only), `"rw"` (read/write, created if missing), `"rws"`
@@ -104,6 +104,7 @@ export class RandomAccessFile {
     if (plan.mode === "r") rejectDirectory(backend, fd, plan.path);
     this.#w = openWindow(plan, fd);
     this.#latin1 = latin1Of(this.#w);
+    this.#locks = new HeldLocks(this.#w);
     guard(this, this.#w, backend);
   }
 
@@ -252,9 +253,8 @@ export class RandomAccessFile {
    * A read that {@link Window.bypasses} the window: `pread`s straight into `dst[off…]` at `pos` until
    * `len` bytes or end of file (`some`: after the first that brings any, Java's `read(byte[])`). The same
    * system calls the window would ask for. Returns the bytes read; `advance` moves the pointer over
-   * each transfer as it lands, so a failure leaves it after what arrived (as the window does).
-   * When it comes up short with a dirty window, the caller lets the window finish: unflushed writes
-   * beyond the read may make the file longer than the OS knows, and the window flushes them first.
+   * each transfer as it lands, so a failure leaves it after what arrived (as the window does). The
+   * window is clean (see {@link Window.bypasses}), so the OS knows the file's true length.
    */
   #preadDirect(
     pos: number,
@@ -277,24 +277,6 @@ export class RandomAccessFile {
       else if (r !== -EINTR) throw systemCallError(r, "read", w.path);
     }
     return done;
-  }
-
-  /**
-   * Finishes a bypassing read that the OS ended after `got` bytes while this instance's unflushed writes
-   * lie beyond: `rest` reads on through the window (which flushes them first). If that fails, the read
-   * has not happened: the pointer goes back to `start` (given for a read at the pointer) and the error is
-   * thrown, as in the async class, which flushes before it reads. (`readFully` passes a `rest` giving 0.)
-   */
-  #readOn(got: number, rest: () => number, start?: number): number {
-    let more: number;
-    try {
-      more = rest();
-    } catch (error) {
-      // End of file is no failure: what was there is consumed (readFully).
-      if (start !== undefined && !(error instanceof EOFError)) this.#w.pointer = start;
-      throw error;
-    }
-    return more > 0 ? got + more : got || -1;
   }
 
   /** A write that {@link Window.bypasses} the window: `pwrite`s all of `src[off…off+len)` at `pos` (see {@link #preadDirect}). */
@@ -407,11 +389,10 @@ export class RandomAccessFile {
   /**
    * `read()`: the next byte (0–255), or -1 at end of file.
    * `read(buf, off?, len?)`: reads up to `len` bytes into `buf[off…]` and returns how many, or -1 at end
-   * of file (never 0 unless `len` is 0); one system call to read, unless the file's end as the OS knows it
-   * comes first and this instance's unflushed writes lie beyond (those are flushed, and the read goes on,
-   * so it returns what Java's would; if that flush fails, the read throws with the pointer where it was).
-   * Bad `off`/`len` throw a `RangeError`
-   * (`ERR_OUT_OF_RANGE`) before any I/O.
+   * of file (never 0 unless `len` is 0); one system call to read. When it moves the window or goes
+   * around it (`len` at least `bufferSize`), this instance's pending writes are flushed first; if that
+   * flush fails, the read throws and they stay pending.
+   * Bad `off`/`len` throw a `RangeError` (`ERR_OUT_OF_RANGE`) before any I/O.
    */
   read(): number;
   read(buf: Uint8Array, off?: number, len?: number): number;
@@ -425,13 +406,8 @@ export class RandomAccessFile {
     const n = len ?? buf.length - off;
     checkFromIndexSize(off, n, buf.length);
     const w = this.#w;
-    if (w.bypasses(w.pointer, n)) {
-      const start = w.pointer;
-      const got = this.#preadDirect(start, buf, off, n, true, true);
-      if (got === n || !w.unflushedBeyond(start + got)) return got || -1;
-      // Short, with unflushed writes further on: the file is longer than the OS knows yet.
-      return this.#readOn(got, () => this.#run(readSome(w, buf, off + got, n - got)), start);
-    }
+    if (w.bypasses(w.pointer, n))
+      return this.#preadDirect(w.pointer, buf, off, n, true, true) || -1;
     return this.#run(readSome(w, buf, off, n));
   }
 
@@ -439,16 +415,11 @@ export class RandomAccessFile {
   readFully(buf: Uint8Array, off = 0, len: number = buf.length - off): void {
     checkFromIndexSize(off, len, buf.length);
     const w = this.#w;
-    let got = 0;
     if (w.bypasses(w.pointer, len)) {
-      const start = w.pointer;
-      got = this.#preadDirect(start, buf, off, len, false, true);
-      if (got === len) return;
-      if (!w.unflushedBeyond(start + got)) throw new EOFError();
-      this.#readOn(got, () => (this.#run(readFully(w, buf, off + got, len - got)), 0), start);
+      if (this.#preadDirect(w.pointer, buf, off, len, false, true) < len) throw new EOFError();
       return;
     }
-    this.#run(readFully(w, buf, off + got, len - got));
+    this.#run(readFully(w, buf, off, len));
   }
 
   /**
@@ -784,14 +755,7 @@ export class RandomAccessFile {
     checkFromIndexSize(off, len, buf.length);
     const pos = toPosition(position, "position");
     const w = this.#w;
-    if (w.bypasses(pos, len)) {
-      const got = this.#preadDirect(pos, buf, off, len, true, false);
-      if (got === len || !w.unflushedBeyond(pos + got)) return got || -1;
-      // Short, with unflushed writes further on (see `read`); `at` puts the pointer back whatever happens.
-      return this.#readOn(got, () =>
-        this.#run(at(w, pos + got, readSome(w, buf, off + got, len - got))),
-      );
-    }
+    if (w.bypasses(pos, len)) return this.#preadDirect(pos, buf, off, len, true, false) || -1;
     return this.#run(at(w, pos, readSome(w, buf, off, len)));
   }
 
@@ -805,13 +769,11 @@ export class RandomAccessFile {
     checkFromIndexSize(off, len, buf.length);
     const pos = toPosition(position, "position");
     const w = this.#w;
-    let got = 0;
     if (w.bypasses(pos, len)) {
-      got = this.#preadDirect(pos, buf, off, len, false, false);
-      if (got === len) return;
-      if (!w.unflushedBeyond(pos + got)) throw new EOFError();
+      if (this.#preadDirect(pos, buf, off, len, false, false) < len) throw new EOFError();
+      return;
     }
-    this.#run(at(w, pos + got, readFully(w, buf, off + got, len - got)));
+    this.#run(at(w, pos, readFully(w, buf, off, len)));
   }
 
   /** Writes `len` bytes of `buf[off…]` at `position` without moving the pointer (buffered like any write). */
@@ -991,14 +953,22 @@ export class RandomAccessFile {
    * Takes an advisory lock on a range of the file (Java's `FileChannel.lock`), **waiting** (and so
    * blocking this thread) while another holder conflicts. Exclusive by default; `{ shared: true }` for a
    * shared lock (the only kind a file opened `"r"` may take: an exclusive one throws `LockModeError`).
-   * A range overlapping one this instance holds throws `OverlappingFileLockError`; the `node` backend
-   * has no locks (`LockUnsupportedError`). All locks are released by {@link close}.
+   * A range overlapping one this instance holds throws `OverlappingFileLockError`, and so does a range
+   * that would have to wait for a conflicting lock held **in this same thread** through another instance
+   * of the same file (same device and inode; with Linux OFD locks two instances conflict): that holder
+   * could never run to release it, so the wait would never end (Java throws
+   * `OverlappingFileLockException` for any overlap within the JVM). Holders in other threads or
+   * processes are waited for. The `node` backend has no locks (`LockUnsupportedError`). All locks are
+   * released by {@link close}.
    */
   lock(options: LockOptions = {}): FileLock {
     return this.#lock(options, true) as FileLock;
   }
 
-  /** {@link lock} without waiting: `null` when another holder has a conflicting lock. */
+  /**
+   * {@link lock} without waiting: `null` when another holder has a conflicting lock (another instance of
+   * the same file in this thread included: it never throws for those).
+   */
   tryLock(options: LockOptions = {}): FileLock | null {
     return this.#lock(options, false);
   }
@@ -1007,8 +977,21 @@ export class RandomAccessFile {
     this.#checkOpen();
     const range = planLock(options, this.#mode, this.#backend);
     this.#locks.check(range);
-    const r = this.#run(lock(this.#w, lockRequest(range, wait)));
-    if (!lockGranted(r, this.#backend, this.#path)) return null;
+    // Without waiting first: only a conflict needs the (rarer, costlier) look at this thread's other holders.
+    let granted = lockGranted(
+      this.#run(lock(this.#w, lockRequest(range, false))),
+      this.#backend,
+      this.#path,
+    );
+    if (!granted && wait) {
+      this.#locks.checkThread(range);
+      granted = lockGranted(
+        this.#run(lock(this.#w, lockRequest(range, true))),
+        this.#backend,
+        this.#path,
+      );
+    }
+    if (!granted) return null;
     return this.#locks.add(new FileLock(range, this.#locks, (l) => this.#unlock(l)));
   }
 

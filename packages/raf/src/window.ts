@@ -113,8 +113,8 @@ export class Window {
 
   /**
    * Where the pointer stood when the current write began (see {@link beginWrite}), until its first flush
-   * ends: in `rws`/`rwd`, a write whose own flush the OS refuses for good is not done, and the pointer goes
-   * back there. -1 otherwise.
+   * ends: in `rws`/`rwd`, a write whose own flush the OS refuses for good is done only as far as its bytes
+   * reached the file, and the pointer goes back to the end of those (here, if none did). -1 otherwise.
    */
   writeFrom = -1;
 
@@ -167,12 +167,6 @@ export class Window {
     return (
       this.dirtyTo > this.dirtyFrom || (this.runEnd >= 0 && this.pos - this.start > this.runFrom)
     );
-  }
-
-  /** Whether bytes this instance has not flushed yet lie at or beyond file position `position`. */
-  unflushedBeyond(position: number): boolean {
-    this.settle();
-    return this.dirtyTo > this.dirtyFrom && this.start + this.dirtyTo > position;
   }
 
   /** How many bytes a flush would write now (the dirty range, the write run included). */
@@ -550,11 +544,15 @@ export class Window {
         else if (!this.dirty) this.valid = 0;
       } else if (this.kind === FLUSH && (r === -EFBIG || r === -EINVAL)) {
         // The window's bytes include the ones the file will never hold: forget them all. In `rws`/`rwd`, when
-        // this is the flush of the caller's own write, that write is not done: the pointer goes back.
+        // this is the flush of the caller's own write, that write is done only as far as its bytes reached the
+        // file: the pointer goes back to just after them (as Java's write(2) loop leaves the file offset).
+        if (this.writeThrough && this.writeFrom >= 0) {
+          // `dirtyFrom`: the first byte the flush did not write.
+          this.pos = Math.min(Math.max(this.start + this.dirtyFrom, this.writeFrom), this.pos);
+        }
         this.dirtyFrom = CLEAN;
         this.dirtyTo = 0;
         this.valid = 0;
-        if (this.writeThrough && this.writeFrom >= 0) this.pos = this.writeFrom;
       }
       if (this.kind === FLUSH) this.writeFrom = -1;
       throw systemCallError(r, this.ioWrite ? "write" : "read", this.path);
@@ -620,13 +618,14 @@ export class Window {
   /**
    * Whether `len` bytes at `pos` may move straight between the caller's buffer and the file, with no
    * planning: the transfer bypasses the window anyway (at least its capacity), shares no byte with it
-   * (so it skips no unflushed byte and leaves none stale), and is not one a write-through mode must
-   * precede with a flush. Writes must also check {@link readOnly}.
+   * (so it leaves none stale), and the window holds no unflushed write. Pending writes are flushed
+   * before any such transfer, as {@link planReadBytes}/{@link planWriteBytes} do: a write then reaches
+   * the file in program order (never after a later one), and a failing flush surfaces on the same call in
+   * both classes. Writes must also check {@link readOnly}.
    */
   bypasses(pos: number, len: number): boolean {
     this.settle();
-    if (this.closed || len === 0 || len < this.capacity) return false;
-    if (this.writeThrough && this.dirty) return false;
+    if (this.closed || len === 0 || len < this.capacity || this.dirty) return false;
     return this.valid === 0 || pos + len <= this.start || pos >= this.start + this.valid;
   }
 

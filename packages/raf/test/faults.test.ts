@@ -1,9 +1,12 @@
-import { readFileSync, writeFileSync } from "node:fs";
-import { getBackend } from "@rafkit/syscall-state";
+import { spawnSync } from "node:child_process";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { fileURLToPath } from "node:url";
+import { getBackend, isNativeAvailable } from "@rafkit/syscall-state";
 import { type FaultRule, faultBackend } from "@rafkit/syscall-state/testing";
 import fc from "fast-check";
 import { describe, expect, test } from "vitest";
-import { RandomAccessFile } from "../src/index";
+import { AsyncRandomAccessFile, RandomAccessFile } from "../src/index";
+import { hasJava } from "./support/java";
 import { opArb, runModel } from "./support/model";
 import { openFdCount, tempDir } from "./support/temp";
 
@@ -95,6 +98,39 @@ describe.each(["node", "native"] as const)("faults (%s backend)", (kind) => {
       f.writeInt(9);
       f.close();
       expect([...readFileSync(p)]).toEqual([0, 0, 0, 7, 0, 0, 0, 9]);
+    },
+  );
+
+  test.each(["rws", "rwd"] as const)(
+    "in %s, a write whose flush writes a prefix and then gets EFBIG is done as far as that prefix: the pointer after it (both classes)",
+    async (mode) => {
+      // A first pwrite that takes 3 of the 4 bytes, then EFBIG: as write(2) past RLIMIT_FSIZE.
+      const partial = (): FaultRule[] => [
+        { call: "pwrite", shortTransfer: 3, times: 1 },
+        { call: "pwrite", errno: "EFBIG", after: 1, times: 1 },
+      ];
+      const p = tmp(`partial-${mode}.bin`);
+      const backend = faultBackend(getBackend(kind));
+      const f = new RandomAccessFile(p, mode, { backend });
+      f.writeInt(7);
+      for (const r of partial()) backend.inject(r);
+      expect(() => f.writeInt(0x01020304)).toThrow(expect.objectContaining({ code: "EFBIG" }));
+      expect(f.getFilePointer()).toBe(7);
+      expect(f.length()).toBe(7);
+      f.writeInt(9); // after what reached the file, as Java's next write
+      f.close();
+      expect([...readFileSync(p)]).toEqual([0, 0, 0, 7, 1, 2, 3, 0, 0, 0, 9]);
+
+      // A bulk write whose flush fails the same way, and the async class.
+      const q = tmp(`partial-${mode}-async.bin`);
+      const a = await AsyncRandomAccessFile.open(q, mode, { backend });
+      await a.writeInt(7);
+      for (const r of partial()) backend.inject(r);
+      await expect(a.write(Uint8Array.of(1, 2, 3, 4))).rejects.toMatchObject({ code: "EFBIG" });
+      expect(await a.getFilePointer()).toBe(7);
+      await a.writeInt(9);
+      await a.close();
+      expect([...readFileSync(q)]).toEqual([0, 0, 0, 7, 1, 2, 3, 0, 0, 0, 9]);
     },
   );
 
@@ -217,3 +253,35 @@ describe.each(["node", "native"] as const)("faults (%s backend)", (kind) => {
     f.close();
   });
 });
+
+// A real EFBIG: `ulimit -f 1` caps files at 1024 bytes, and with SIGXFSZ ignored write(2) past it takes what
+// fits, then fails. The JDK and rafkit run the same writes under it.
+const dist = fileURLToPath(new URL("../dist/index.js", import.meta.url));
+const capped = (cmd: string[]) =>
+  spawnSync("bash", ["-c", `trap '' XFSZ; ulimit -f 1; exec "$@"`, "capped", ...cmd], {
+    encoding: "utf8",
+  });
+describe.skipIf(!hasJava || process.platform !== "linux" || !existsSync(dist))(
+  "a real EFBIG past RLIMIT_FSIZE in rws/rwd, against the JDK (built dist)",
+  () => {
+    const java = fileURLToPath(new URL("./fixtures/FileTooLarge.java", import.meta.url));
+    const script = fileURLToPath(new URL("./fixtures/file-too-large.mjs", import.meta.url));
+    const backends = isNativeAvailable() ? ["native", "node"] : ["node"];
+    test.each(["rws", "rwd"])(
+      "%s: a write cut short by the limit leaves the pointer where Java's does (both classes, every backend)",
+      (mode) => {
+        const j = capped(["java", java, tmp(`java-${mode}.bin`), mode]);
+        expect(j.status, j.stderr).toBe(0);
+        const expected = JSON.parse(j.stdout);
+        expect(expected).toEqual({ pointer: 1024, length: 1024, threw: true });
+        for (const backend of backends) {
+          for (const cls of ["sync", "async"]) {
+            const r = capped(["node", script, dist, tmp(`raf-${mode}.bin`), mode, backend, cls]);
+            expect(r.status, r.stderr).toBe(0);
+            expect([backend, cls, JSON.parse(r.stdout)]).toEqual([backend, cls, expected]);
+          }
+        }
+      },
+    );
+  },
+);

@@ -1,0 +1,88 @@
+import { fstatSync } from "node:fs";
+import type { LockRange } from "./locks";
+
+/** What the registry keeps of an instance: its window, never the instance (that must stay collectable). */
+export interface LockHolder {
+  readonly fd: number;
+  readonly path: string;
+  readonly closed: boolean;
+}
+
+/** A lock held in this thread that a waiting `lock()` could never see released. */
+export interface ThreadHeldLock {
+  /** The holder's path (a hard link or an old name of the same file shows as such). */
+  readonly path: string;
+  readonly range: LockRange;
+}
+
+// Every copy of this package loaded in the thread (the ESM and the CJS build) shares one registry, or a lock
+// taken through one copy would be invisible to the other. `Symbol.for` is per realm, hence per thread.
+const KEY = Symbol.for("@rafkit/raf/thread-locks/v1");
+const scope = globalThis as { [KEY]?: Map<LockHolder, Set<LockRange>> };
+/** The locks held in this thread, by every instance of every file, per holder. */
+const held: Map<LockHolder, Set<LockRange>> = (scope[KEY] ??= new Map());
+
+/** File identities (`dev:ino`), asked of the OS once per holder, only when a conflict needs them. */
+const identities = new WeakMap<LockHolder, string | null>();
+
+/** Records that `holder` now holds `range` (a copy: the lock object would keep its instance alive). */
+export function holdInThread(holder: LockHolder, range: LockRange): LockRange {
+  const record = { shared: range.shared, position: range.position, size: range.size };
+  let ranges = held.get(holder);
+  if (ranges === undefined) held.set(holder, (ranges = new Set()));
+  ranges.add(record);
+  return record;
+}
+
+/** `record` (from {@link holdInThread}) was released. */
+export function releaseInThread(holder: LockHolder, record: LockRange): void {
+  const ranges = held.get(holder);
+  if (ranges === undefined) return;
+  ranges.delete(record);
+  if (ranges.size === 0) held.delete(holder);
+}
+
+/** `holder`'s descriptor was closed (explicitly, on collection, or at its worker's exit): its locks went with it. */
+export function forgetHolder(holder: LockHolder): void {
+  held.delete(holder);
+}
+
+function conflicts(a: LockRange, b: LockRange): boolean {
+  return (
+    !(a.shared && b.shared) && a.position < b.position + b.size && b.position < a.position + a.size
+  );
+}
+
+/** `dev:ino` of the holder's open file, or null when the OS cannot say (a backend's fd that is not an OS fd). */
+function identity(holder: LockHolder): string | null {
+  let id = identities.get(holder);
+  if (id === undefined) {
+    try {
+      const s = fstatSync(holder.fd, { bigint: true });
+      id = `${s.dev}:${s.ino}`;
+    } catch {
+      id = null;
+    }
+    identities.set(holder, id);
+  }
+  return id;
+}
+
+/**
+ * A lock that conflicts with `range` (overlapping, at least one of the two exclusive), held in this thread
+ * through another instance of the same file as `holder` (same device and inode: hard links and renames
+ * included). Asks the OS for identities, so call it only once a lock attempt met a conflict.
+ */
+export function heldInThread(holder: LockHolder, range: LockRange): ThreadHeldLock | undefined {
+  let mine: string | null | undefined;
+  for (const [other, ranges] of held) {
+    if (other === holder) continue;
+    for (const r of ranges) {
+      if (!conflicts(r, range)) continue;
+      mine ??= identity(holder);
+      if (mine !== null && identity(other) === mine) return { path: other.path, range: r };
+      break;
+    }
+  }
+  return undefined;
+}
