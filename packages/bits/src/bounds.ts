@@ -4,16 +4,54 @@ import { OutOfRangeError } from "./errors";
 
 /**
  * The `TypeError` (`ERR_INVALID_ARG_TYPE`, as Node's `Buffer` methods throw) for an argument that is not a
- * number, which `DataView` would convert (`"4"` to 4, `null` to 0) and a typo would slip through.
+ * number, which `DataView` would convert (`"4"` to 4, `null` to 0), or fail on with the engine's own
+ * message (a bigint, a symbol). `what` names the argument.
  * @internal
  */
 export function notANumber(what: string, value: unknown): TypeError {
-  const shown = typeof value === "string" ? ` (${JSON.stringify(value)})` : "";
+  const shown =
+    typeof value === "string"
+      ? ` (${JSON.stringify(value)})`
+      : typeof value === "bigint"
+        ? ` (${value}n)`
+        : typeof value === "symbol"
+          ? ` (${String(value)})`
+          : "";
   const error = new TypeError(
     `${what} must be a number, got ${value === null ? "null" : typeof value}${shown}`,
   );
   (error as TypeError & { code: string }).code = "ERR_INVALID_ARG_TYPE";
   return error;
+}
+
+/**
+ * The `TypeError` (`ERR_INVALID_ARG_TYPE`) for a string argument that is not a string.
+ * @internal
+ */
+export function notAString(value: unknown): TypeError {
+  const error = new TypeError(
+    `The string to encode must be a string, got ${value === null ? "null" : typeof value}`,
+  );
+  (error as TypeError & { code: string }).code = "ERR_INVALID_ARG_TYPE";
+  return error;
+}
+
+/** Whether `n` is a valid offset or count at all: a non-negative safe integer (-0 counts as 0). */
+function isIndex(n: number): boolean {
+  return Number.isSafeInteger(n) && n >= 0;
+}
+
+/** "a" or "an" before the number `n` read out in English ("an 8-byte", "an 18-byte", "a 16-byte"). */
+function article(n: number): string {
+  let lead = n;
+  while (lead >= 1000) lead = Math.floor(lead / 1000);
+  return lead === 8 ||
+    lead === 11 ||
+    lead === 18 ||
+    (lead >= 80 && lead < 90) ||
+    (lead >= 800 && lead < 900)
+    ? "an"
+    : "a";
 }
 
 /**
@@ -29,7 +67,7 @@ export function throwOutOfRange(
 ): never {
   if (typeof offset !== "number") throw notANumber("Offset", offset);
   throw new OutOfRangeError(
-    `Offset ${String(offset)} is out of range for ${width === 8 ? "an" : "a"} ${width}-byte access to a ${target} of length ${length}`,
+    `Offset ${String(offset)} is out of range for ${article(width)} ${width}-byte access to a ${target} of length ${length}`,
     offset,
     width,
     length,
@@ -37,10 +75,12 @@ export function throwOutOfRange(
 }
 
 /**
- * The accessors' slow path for an offset that is not a small integer (`(off | 0) !== off`): returns
- * when `offset` is still a valid index (2^31 to 2^32 - 1, for arrays over 2 GiB), else throws the
- * `RangeError`. Testing `(off | 0) !== off` inline costs nothing once V8 has seen only small
- * integers, where `off >>> 0 !== off` costs a compare per access.
+ * The accessors' slow path for an offset that is not a small integer (`(off | 0) !== off`, or `off >>> 0 !== off`
+ * for the 64-bit ones): returns when `offset` may still be a valid index (2^31 and up, for arrays and views over
+ * 2 GiB and 4 GiB; the access's own bounds check decides), else throws the `RangeError`, or the `TypeError` for a
+ * non-number. Testing `(off | 0) !== off` inline costs nothing once V8 has seen only small integers, where
+ * `off >>> 0 !== off` costs a compare per access. A bigint or a symbol makes that test throw the engine's
+ * `TypeError` before this runs: the accessors do it inside a `try` whose handler calls {@link throwOutOfRange}.
  * @internal
  */
 export function checkLargeOffset(
@@ -49,11 +89,13 @@ export function checkLargeOffset(
   length: number,
   target?: string,
 ): void {
-  if (offset >>> 0 !== offset) throwOutOfRange(offset, width, length, target);
+  if (typeof offset !== "number" || !isIndex(offset))
+    throwOutOfRange(offset, width, length, target);
 }
 
 /**
- * Throws the `RangeError` for `count` elements at `index` in a typed array of `length` elements.
+ * Throws the `RangeError` for `count` elements at `index` in a typed array of `length` elements (the
+ * `TypeError` of {@link notANumber} when `index` is not a number). `what` names the index.
  * @internal
  */
 export function throwIndexOutOfRange(
@@ -72,20 +114,52 @@ export function throwIndexOutOfRange(
 }
 
 /**
- * Checks that `[offset, offset + width)` lies inside an array of `length` and that `offset` is an integer.
+ * Checks that `index` is a number and `[index, index + count)` lies inside a typed array of `length`
+ * elements; `count` has been checked. Not for the single-primitive accessors (the `typeof` is a compare).
  * @internal
  */
-export function checkRange(offset: number, width: number, length: number): void {
-  if (offset >>> 0 !== offset || offset > length - width) throwOutOfRange(offset, width, length);
+export function checkIndex(what: string, index: number, count: number, length: number): void {
+  if (typeof index !== "number" || !isIndex(index) || index > length - count) {
+    throwIndexOutOfRange(what, index, count, length);
+  }
 }
 
 /**
- * Checks that `count` is a non-negative integer (an element or byte count).
+ * Checks that `[offset, offset + width)` lies inside an array of `length` and that `offset` is a
+ * non-negative integer: the `RangeError` of {@link throwOutOfRange} if not, its `TypeError` for a
+ * non-number.
  * @internal
  */
-export function checkCount(count: number): void {
-  if (typeof count !== "number") throw notANumber("Count", count);
-  if (!Number.isSafeInteger(count) || count < 0) {
-    throw new OutOfRangeError(`Count ${String(count)} is not a non-negative integer`, count, 0, 0);
+export function checkRange(offset: number, width: number, length: number): void {
+  // No `typeof` up front: the single-byte setters call this per access. A bigint or a symbol makes
+  // `>>>` throw; the handler turns that into our TypeError.
+  try {
+    if (offset >>> 0 !== offset || offset > length - width) checkRangeSlow(offset, width, length);
+  } catch (error) {
+    if (typeof offset !== "number") throw notANumber("Offset", offset);
+    throw error;
+  }
+}
+
+/** {@link checkRange} for offsets past 2^32 - 1 (arrays over 4 GiB) and for every failure. */
+function checkRangeSlow(offset: number, width: number, length: number): void {
+  if (typeof offset !== "number" || !isIndex(offset) || offset > length - width) {
+    throwOutOfRange(offset, width, length);
+  }
+}
+
+/**
+ * Checks that `count` is a non-negative integer (an element or byte count); `what` names it in the error.
+ * @internal
+ */
+export function checkCount(count: number, what = "Count"): void {
+  if (typeof count !== "number") throw notANumber(what, count);
+  if (!isIndex(count)) {
+    throw new OutOfRangeError(
+      `${what} ${String(count)} is not a non-negative integer`,
+      count,
+      0,
+      0,
+    );
   }
 }

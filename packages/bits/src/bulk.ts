@@ -1,4 +1,4 @@
-import { checkCount, checkRange, throwIndexOutOfRange } from "./bounds";
+import { checkCount, checkIndex, checkRange } from "./bounds";
 import { type ByteOrder, codecFor, invalidOrder } from "./codec";
 import { CANONICAL_DOUBLE_NAN_HI, CANONICAL_FLOAT_NAN_BITS } from "./float-bits";
 import { PLATFORM_LITTLE_ENDIAN } from "./scratch";
@@ -44,9 +44,7 @@ function checkArgs(
   const w = widthOf(arr);
   checkCount(count);
   checkRange(byteOffset, count * w, bytes.length);
-  if (index >>> 0 !== index || index > arr.length - count) {
-    throwIndexOutOfRange(what, index, count, arr.length);
-  }
+  checkIndex(what, index, count, arr.length);
   return w;
 }
 
@@ -80,8 +78,9 @@ function swapInPlace(buffer: ArrayBufferLike, byteOffset: number, count: number,
  * `order`, into `dst[dstIndex …]`. Like Java's `readFully` of a `short[]`/`int[]`/`long[]`/….
  * `src` may start at any offset; NaN bits of floats are kept as they are.
  *
- * Throws `OutOfRangeError` (a `RangeError`) before writing anything when either range does not fit,
- * and `TypeError` for another array type or byte order.
+ * Throws `OutOfRangeError` (a `RangeError`) before writing anything when either range does not fit
+ * or an offset, index or count is not a non-negative integer, and `TypeError` when one is not a number,
+ * or for another array type or byte order.
  *
  * @example
  * ```ts
@@ -113,8 +112,9 @@ export function decodeArray(
  * `order`. Like Java's `write` of a `short[]`/`int[]`/`long[]`/…; every float or double NaN is written
  * as Java's canonical NaN, as `writeFloat`/`writeDouble` do.
  *
- * Throws `OutOfRangeError` (a `RangeError`) before writing anything when either range does not fit,
- * and `TypeError` for another array type or byte order.
+ * Throws `OutOfRangeError` (a `RangeError`) before writing anything when either range does not fit
+ * or an offset, index or count is not a non-negative integer, and `TypeError` when one is not a number,
+ * or for another array type or byte order.
  *
  * @example
  * ```ts
@@ -135,8 +135,8 @@ export function encodeArray(
   if (count === 0) return;
   let from = src;
   let fromIndex = srcIndex;
-  if (src.buffer === dst.buffer) {
-    // Overlap is possible: work from a copy so every element is read before it can be overwritten.
+  if (mayOverlap(src.buffer, dst.buffer)) {
+    // Work from a copy so every element is read before it can be overwritten.
     from = src.slice(srcIndex, srcIndex + count) as NumericArray;
     fromIndex = 0;
   }
@@ -149,9 +149,24 @@ export function encodeArray(
   } else {
     swapUnaligned(from, srcAt, count, w, dst, dstOffset);
   }
-  if (from instanceof Float32Array || from instanceof Float64Array) {
-    canonicalizeNaN(from, fromIndex, count, dst, dstOffset, order);
+  // By tag, not instanceof: a Float32Array of another realm (vm, an iframe) is one too.
+  const tag = (from as { [Symbol.toStringTag]: string })[Symbol.toStringTag];
+  if (tag === "Float32Array" || tag === "Float64Array") {
+    canonicalizeNaN(from as Float32Array | Float64Array, fromIndex, count, dst, dstOffset, order);
   }
+}
+
+/**
+ * Whether two buffers may share memory. The same buffer may; so may two distinct `SharedArrayBuffer`
+ * objects, since each `postMessage` or `structuredClone` of one gives a new object over the same
+ * memory, which nothing in JavaScript can tell apart from other memory.
+ */
+function mayOverlap(a: ArrayBufferLike, b: ArrayBufferLike): boolean {
+  return a === b || (isShared(a) && isShared(b));
+}
+
+function isShared(buffer: ArrayBufferLike): boolean {
+  return (buffer as { [Symbol.toStringTag]?: string })[Symbol.toStringTag] === "SharedArrayBuffer";
 }
 
 /**
@@ -188,7 +203,7 @@ function canonicalizeNaN(
   order: ByteOrder,
 ): void {
   const codec = codecFor(order);
-  if (src instanceof Float32Array) {
+  if (src.BYTES_PER_ELEMENT === 4) {
     for (let i = 0; i < count; i++) {
       const v = src[srcIndex + i]!;
       if (Number.isNaN(v)) codec.setInt32(dst, dstOffset + i * 4, CANONICAL_FLOAT_NAN_BITS);

@@ -11,7 +11,9 @@ export type ByteOrder = "big" | "little";
  *
  * Every method throws an `OutOfRangeError` (a `RangeError` with code `ERR_OUT_OF_RANGE`) naming the
  * offset, the width and the array length when the access does not fit, or `off` is not a
- * non-negative integer; a failed call writes nothing. Setters store values the way `DataView` does
+ * non-negative integer (never truncated as `DataView` would), and a `TypeError` (code
+ * `ERR_INVALID_ARG_TYPE`) when `off` is not a number at all (a bigint, a symbol, a string such as
+ * `"4"`, `null`, an object); a failed call writes nothing. Setters store values the way `DataView` does
  * (modulo 2^width), except that floats store Java's canonical NaN.
  */
 export interface Codec {
@@ -73,7 +75,10 @@ export interface Codec {
    * is not a safe integer (|v| > 2^53 - 1). Cheaper than {@link Codec.getBigInt64} when values are small.
    */
   getSafeInt64(b: Uint8Array, off: number): number;
-  /** Writes a safe integer as a signed 64-bit integer. Throws `RangeError` when `v` is not a safe integer. */
+  /**
+   * Writes a safe integer as a signed 64-bit integer. Throws `RangeError` when `v` is not a safe integer,
+   * `TypeError` when it is not a number (a bigint belongs in {@link Codec.setBigInt64}).
+   */
   setSafeInt64(b: Uint8Array, off: number, v: number): void;
 }
 

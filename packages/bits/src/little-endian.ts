@@ -14,13 +14,16 @@ import {
 } from "./single-byte";
 import { type LastView, lastView, lookup, renewView } from "./view-cache";
 
-// Every accessor: reject an offset that is not a small integer (a negative one then fails in
-// the DataView), and let the cached DataView check the range (its bounds are the array's). A throw
-// lands in `renewView`, which raises our RangeError or, for a resized buffer, retries once with a
-// fresh view. The cache test `b === last.b` is written out in each accessor rather than called:
-// measured, even an inlined call costs a few percent here. Nothing is written on failure: the
-// 64-bit integer stores reject negative offsets up front and write the far word first; a NaN
-// double checks both ends before writing.
+// Every accessor: reject an offset that is not a small integer (a negative one then fails in the
+// DataView), and let the cached DataView check the range (its bounds are the array's). A throw
+// lands in `renewView`, which raises our RangeError (our TypeError for a non-number) or, for a
+// resized buffer, retries once with a fresh view. The offset test sits inside the `try` (V8's
+// optimised code is the same as with it outside): a bigint or a symbol makes `off | 0` throw the
+// engine's TypeError, which the handler replaces. The 64-bit setters convert the value between the
+// test and the `try`, so theirs has its own. The cache test `b === last.b` is written out in each
+// accessor rather than called: measured, even an inlined call costs a few percent here. Nothing is
+// written on failure: the 64-bit integer stores reject negative offsets up front and write the far
+// word first; a NaN double checks both ends before writing.
 
 // Java's writeFloat/writeDouble: NaN goes out as the canonical bits whatever its payload. Kept out
 // of line so the common (non-NaN) path stays small. The NaN test is `v <= v` on a number: one
@@ -56,32 +59,32 @@ function littleEndian(last: LastView): Codec {
     setUint8: setInt8,
 
     getInt16(b: Uint8Array, off: number): number {
-      if ((off | 0) !== off) checkLargeOffset(off, 2, b.length);
       try {
+        if ((off | 0) !== off) checkLargeOffset(off, 2, b.length);
         return (b === last.b ? last.v : lookup(b)).getInt16(off, true);
       } catch {
         return renewView(b, off, 2).getInt16(off, true);
       }
     },
     setInt16(b: Uint8Array, off: number, v: number): void {
-      if ((off | 0) !== off) checkLargeOffset(off, 2, b.length);
       try {
+        if ((off | 0) !== off) checkLargeOffset(off, 2, b.length);
         (b === last.b ? last.v : lookup(b)).setInt16(off, v, true);
       } catch {
         renewView(b, off, 2).setInt16(off, v, true);
       }
     },
     getUint16(b: Uint8Array, off: number): number {
-      if ((off | 0) !== off) checkLargeOffset(off, 2, b.length);
       try {
+        if ((off | 0) !== off) checkLargeOffset(off, 2, b.length);
         return (b === last.b ? last.v : lookup(b)).getUint16(off, true);
       } catch {
         return renewView(b, off, 2).getUint16(off, true);
       }
     },
     setUint16(b: Uint8Array, off: number, v: number): void {
-      if ((off | 0) !== off) checkLargeOffset(off, 2, b.length);
       try {
+        if ((off | 0) !== off) checkLargeOffset(off, 2, b.length);
         (b === last.b ? last.v : lookup(b)).setUint16(off, v, true);
       } catch {
         renewView(b, off, 2).setUint16(off, v, true);
@@ -89,32 +92,32 @@ function littleEndian(last: LastView): Codec {
     },
 
     getInt32(b: Uint8Array, off: number): number {
-      if ((off | 0) !== off) checkLargeOffset(off, 4, b.length);
       try {
+        if ((off | 0) !== off) checkLargeOffset(off, 4, b.length);
         return (b === last.b ? last.v : lookup(b)).getInt32(off, true);
       } catch {
         return renewView(b, off, 4).getInt32(off, true);
       }
     },
     setInt32(b: Uint8Array, off: number, v: number): void {
-      if ((off | 0) !== off) checkLargeOffset(off, 4, b.length);
       try {
+        if ((off | 0) !== off) checkLargeOffset(off, 4, b.length);
         (b === last.b ? last.v : lookup(b)).setInt32(off, v, true);
       } catch {
         renewView(b, off, 4).setInt32(off, v, true);
       }
     },
     getUint32(b: Uint8Array, off: number): number {
-      if ((off | 0) !== off) checkLargeOffset(off, 4, b.length);
       try {
+        if ((off | 0) !== off) checkLargeOffset(off, 4, b.length);
         return (b === last.b ? last.v : lookup(b)).getUint32(off, true);
       } catch {
         return renewView(b, off, 4).getUint32(off, true);
       }
     },
     setUint32(b: Uint8Array, off: number, v: number): void {
-      if ((off | 0) !== off) checkLargeOffset(off, 4, b.length);
       try {
+        if ((off | 0) !== off) checkLargeOffset(off, 4, b.length);
         (b === last.b ? last.v : lookup(b)).setUint32(off, v, true);
       } catch {
         renewView(b, off, 4).setUint32(off, v, true);
@@ -122,9 +125,10 @@ function littleEndian(last: LastView): Codec {
     },
 
     getBigInt64(b: Uint8Array, off: number): bigint {
-      if (off >>> 0 !== off) throwOutOfRange(off, 8, b.length);
-      let view = b === last.b ? last.v : lookup(b);
+      let view: DataView;
       try {
+        if (off >>> 0 !== off) checkLargeOffset(off, 8, b.length);
+        view = b === last.b ? last.v : lookup(b);
         i32[HI] = view.getInt32(off + 4, true);
       } catch {
         view = renewView(b, off, 8);
@@ -134,7 +138,11 @@ function littleEndian(last: LastView): Codec {
       return i64[0]!;
     },
     setBigInt64(b: Uint8Array, off: number, v: bigint): void {
-      if (off >>> 0 !== off) throwOutOfRange(off, 8, b.length);
+      try {
+        if (off >>> 0 !== off) checkLargeOffset(off, 8, b.length);
+      } catch {
+        throwOutOfRange(off, 8, b.length); // the TypeError for a bigint or a symbol
+      }
       i64[0] = v; // a TypeError for a non-bigint, before anything is written
       let view = b === last.b ? last.v : lookup(b);
       try {
@@ -146,9 +154,10 @@ function littleEndian(last: LastView): Codec {
       view.setInt32(off, i32[LO]!, true);
     },
     getBigUint64(b: Uint8Array, off: number): bigint {
-      if (off >>> 0 !== off) throwOutOfRange(off, 8, b.length);
-      let view = b === last.b ? last.v : lookup(b);
+      let view: DataView;
       try {
+        if (off >>> 0 !== off) checkLargeOffset(off, 8, b.length);
+        view = b === last.b ? last.v : lookup(b);
         i32[HI] = view.getInt32(off + 4, true);
       } catch {
         view = renewView(b, off, 8);
@@ -158,7 +167,11 @@ function littleEndian(last: LastView): Codec {
       return u64[0]!;
     },
     setBigUint64(b: Uint8Array, off: number, v: bigint): void {
-      if (off >>> 0 !== off) throwOutOfRange(off, 8, b.length);
+      try {
+        if (off >>> 0 !== off) checkLargeOffset(off, 8, b.length);
+      } catch {
+        throwOutOfRange(off, 8, b.length); // the TypeError for a bigint or a symbol
+      }
       u64[0] = v;
       let view = b === last.b ? last.v : lookup(b);
       try {
@@ -171,17 +184,17 @@ function littleEndian(last: LastView): Codec {
     },
 
     getFloat32(b: Uint8Array, off: number): number {
-      if ((off | 0) !== off) checkLargeOffset(off, 4, b.length);
       try {
+        if ((off | 0) !== off) checkLargeOffset(off, 4, b.length);
         return (b === last.b ? last.v : lookup(b)).getFloat32(off, true);
       } catch {
         return renewView(b, off, 4).getFloat32(off, true);
       }
     },
     setFloat32(b: Uint8Array, off: number, v: number): void {
-      if ((off | 0) !== off) checkLargeOffset(off, 4, b.length);
-      v = +v; // once, as the DataView would; from here `v <= v` is false only for NaN
       try {
+        if ((off | 0) !== off) checkLargeOffset(off, 4, b.length);
+        v = +v; // once, as the DataView would; from here `v <= v` is false only for NaN
         const view = b === last.b ? last.v : lookup(b);
         // biome-ignore lint/suspicious/noSelfCompare: the one-branch NaN test (see the top)
         if (v <= v) view.setFloat32(off, v, true);
@@ -191,17 +204,17 @@ function littleEndian(last: LastView): Codec {
       }
     },
     getFloat64(b: Uint8Array, off: number): number {
-      if ((off | 0) !== off) checkLargeOffset(off, 8, b.length);
       try {
+        if ((off | 0) !== off) checkLargeOffset(off, 8, b.length);
         return (b === last.b ? last.v : lookup(b)).getFloat64(off, true);
       } catch {
         return renewView(b, off, 8).getFloat64(off, true);
       }
     },
     setFloat64(b: Uint8Array, off: number, v: number): void {
-      if ((off | 0) !== off) checkLargeOffset(off, 8, b.length);
-      v = +v; // once, as the DataView would; from here `v <= v` is false only for NaN
       try {
+        if ((off | 0) !== off) checkLargeOffset(off, 8, b.length);
+        v = +v; // once, as the DataView would; from here `v <= v` is false only for NaN
         const view = b === last.b ? last.v : lookup(b);
         // biome-ignore lint/suspicious/noSelfCompare: the one-branch NaN test (see the top)
         if (v <= v) view.setFloat64(off, v, true);
@@ -215,28 +228,29 @@ function littleEndian(last: LastView): Codec {
     setBoolean,
 
     getChar(b: Uint8Array, off: number): string {
-      if ((off | 0) !== off) checkLargeOffset(off, 2, b.length);
       try {
+        if ((off | 0) !== off) checkLargeOffset(off, 2, b.length);
         return String.fromCharCode((b === last.b ? last.v : lookup(b)).getUint16(off, true));
       } catch {
         return String.fromCharCode(renewView(b, off, 2).getUint16(off, true));
       }
     },
     setChar(b: Uint8Array, off: number, c: string | number): void {
-      if ((off | 0) !== off) checkLargeOffset(off, 2, b.length);
-      const code = charCode(c);
       try {
+        if ((off | 0) !== off) checkLargeOffset(off, 2, b.length);
+        const code = charCode(c);
         (b === last.b ? last.v : lookup(b)).setUint16(off, code, true);
       } catch {
-        renewView(b, off, 2).setUint16(off, code, true);
+        renewView(b, off, 2).setUint16(off, charCode(c), true);
       }
     },
 
     getSafeInt64(b: Uint8Array, off: number): number {
-      if (off >>> 0 !== off) throwOutOfRange(off, 8, b.length);
-      let view = b === last.b ? last.v : lookup(b);
+      let view: DataView;
       let hi: number;
       try {
+        if (off >>> 0 !== off) checkLargeOffset(off, 8, b.length);
+        view = b === last.b ? last.v : lookup(b);
         hi = view.getInt32(off + 4, true);
       } catch {
         view = renewView(b, off, 8);
@@ -251,7 +265,11 @@ function littleEndian(last: LastView): Codec {
       return v;
     },
     setSafeInt64(b: Uint8Array, off: number, v: number): void {
-      if (off >>> 0 !== off) throwOutOfRange(off, 8, b.length);
+      try {
+        if (off >>> 0 !== off) checkLargeOffset(off, 8, b.length);
+      } catch {
+        throwOutOfRange(off, 8, b.length); // the TypeError for a bigint or a symbol
+      }
       checkSafeInt64(v);
       const hi = Math.floor(v / 4294967296);
       const lo = v - hi * 4294967296;

@@ -1,5 +1,5 @@
 import { isAscii } from "node:buffer";
-import { checkCount, checkRange } from "./bounds";
+import { checkCount, checkRange, notAString } from "./bounds";
 import { UTFDataFormatError } from "./errors";
 import { shortAscii } from "./short-ascii";
 
@@ -37,6 +37,7 @@ function unitLength(c: number): number {
 }
 
 function encodedLength(s: string): number {
+  if (typeof s !== "string") throw notAString(s);
   let n = s.length;
   for (let i = 0; i < s.length; i++) {
     const c = s.charCodeAt(i);
@@ -89,7 +90,7 @@ function writeUTF(s: string, dst: Uint8Array, offset: number): number {
 }
 
 function decode(bytes: Uint8Array, offset: number, length: number): string {
-  checkCount(length);
+  checkCount(length, "Length");
   checkRange(offset, length, bytes.length);
   const end = offset + length;
   let i = offset;
@@ -173,7 +174,10 @@ function decode(bytes: Uint8Array, offset: number, length: number): string {
  * ```
  */
 export const ModifiedUtf8 = Object.freeze({
-  /** Bytes `s` takes in modified UTF-8 (without a length prefix); exact for any string length. */
+  /**
+   * Bytes `s` takes in modified UTF-8 (without a length prefix); exact for any string length. A `TypeError`
+   * (`ERR_INVALID_ARG_TYPE`) when `s` is not a string, here and in `encode` and `writeUTF`.
+   */
   encodedLength,
   /**
    * Writes `s` at `dst[offset]` and returns the number of bytes written. Throws `OutOfRangeError`
@@ -183,7 +187,7 @@ export const ModifiedUtf8 = Object.freeze({
   /**
    * Decodes `length` bytes at `bytes[offset]`. Throws {@link UTFDataFormatError} with the JDK's message
    * for malformed input ("around byte N" counts from `offset`) and `OutOfRangeError` when the range
-   * does not fit `bytes`.
+   * does not fit `bytes` (a `TypeError` naming `Offset` or `Length` when one is not a number).
    */
   decode,
   /**

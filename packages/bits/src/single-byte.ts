@@ -1,4 +1,4 @@
-import { checkRange, throwOutOfRange } from "./bounds";
+import { checkRange, notANumber, throwOutOfRange } from "./bounds";
 
 // Accessors of one byte are the same in both byte orders; both codecs share these.
 
@@ -60,6 +60,8 @@ export function safeInt64Error(hi: number, lo: number, off: number): RangeError 
 /** Checks `v` for `setSafeInt64`. @internal */
 export function checkSafeInt64(v: number): void {
   if (!Number.isSafeInteger(v)) {
+    // A bigint would read "Value 1 is not a safe integer": name its type instead.
+    if (typeof v !== "number") throw notANumber("Value", v);
     throw Object.assign(new RangeError(`Value ${String(v)} is not a safe integer`), {
       code: "ERR_OUT_OF_RANGE",
     });

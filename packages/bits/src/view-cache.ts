@@ -51,9 +51,10 @@ const views = new WeakMap<Uint8Array, Made>();
 // decoded one big file and dropped it would keep it alive until two other arrays came by. One more
 // lookup per second costs nothing; small buffers are not worth a timer. Whether a buffer is large is
 // decided once, when its array's view is made (the `buffer` getter costs 14 ns, too much for every
-// switch between two arrays); a resizable one counts as large. The timer is armed whenever an array
-// enters the slots from the WeakMap: one moving between the two slots entered that way, so a release
-// is pending for it. Sizes never come from a `DataView`, whose getter throws for a detached buffer (and
+// switch between two arrays); a resizable or growable one counts as large (it may grow later, even
+// from another thread, with no access here to notice). The timer is armed whenever an array enters
+// the slots from the WeakMap: one moving between the two slots entered that way, so a release is
+// pending for it. Sizes never come from a `DataView`, whose getter throws for a detached buffer (and
 // for a view that a shrunken resizable buffer left out of bounds): in a timer, that would end the process.
 const LARGE = 1 << 20;
 const RELEASE_MS = 1000;
@@ -83,7 +84,9 @@ export function lookup(b: Uint8Array): DataView {
     if (made === undefined) {
       const buffer = b.buffer;
       const large =
-        buffer.byteLength >= LARGE || (buffer as { resizable?: boolean }).resizable === true;
+        buffer.byteLength >= LARGE ||
+        (buffer as { resizable?: boolean }).resizable === true ||
+        (buffer as { growable?: boolean }).growable === true;
       made = new Made(new DataView(buffer, b.byteOffset, b.byteLength), large);
       views.set(b, made);
     }
@@ -103,7 +106,7 @@ export function lookup(b: Uint8Array): DataView {
 
 /**
  * Called when an access through the view of `b` threw: throws the `RangeError` if `[off, off + width)`
- * is outside `b` or `off` is not a non-negative integer; otherwise the view is stale (the array is
+ * is outside `b` or `off` is not a non-negative integer (the `TypeError` if it is not a number); otherwise the view is stale (the array is
  * length-tracking over a resizable buffer that changed size), so makes a fresh one for the caller to
  * retry with.
  * @internal

@@ -1,4 +1,4 @@
-import { checkLargeOffset, throwOutOfRange } from "./bounds";
+import { checkLargeOffset, notANumber, throwOutOfRange } from "./bounds";
 import { type ByteOrder, invalidOrder } from "./codec";
 import { CANONICAL_DOUBLE_NAN_HI, CANONICAL_FLOAT_NAN_BITS } from "./float-bits";
 import { HI, i32, i64, LO, u64 } from "./scratch";
@@ -10,9 +10,10 @@ import { charCode, checkSafeInt64, safeInt64Error } from "./single-byte";
  * `char`, safe 64-bit numbers), with no view to find per call, so each access costs what the `DataView`
  * call costs.
  *
- * Offsets are relative to the view. An access that does not fit the view, or an offset that is not an
- * integer (never truncated as `DataView` would), is an `OutOfRangeError` (`ERR_OUT_OF_RANGE`); an offset
- * that is not a number is a `TypeError` (`ERR_INVALID_ARG_TYPE`). A failed call writes nothing.
+ * Offsets are relative to the view, and may pass 2^32 in a view over more than 4 GiB. An access that does
+ * not fit the view, or an offset that is not an integer (never truncated as `DataView` would), is an
+ * `OutOfRangeError` (`ERR_OUT_OF_RANGE`); an offset that is not a number (a bigint, a symbol, a string, …)
+ * is a `TypeError` (`ERR_INVALID_ARG_TYPE`). A failed call writes nothing.
  */
 export interface ViewCodec {
   /** The byte order of this codec. */
@@ -67,7 +68,7 @@ export interface ViewCodec {
   setChar(view: DataView, off: number, c: string | number): void;
   /** Reads a signed 64-bit integer as a `number`; `RangeError` (`ERR_OUT_OF_RANGE`) when it is not a safe integer. */
   getSafeInt64(view: DataView, off: number): number;
-  /** Writes a safe integer as a signed 64-bit integer; `RangeError` when `v` is not a safe integer. */
+  /** Writes a safe integer as a signed 64-bit integer; `RangeError` when `v` is not a safe integer, `TypeError` when not a number. */
   setSafeInt64(view: DataView, off: number, v: number): void;
 }
 
@@ -77,6 +78,7 @@ export interface ViewCodec {
  * view that its shrunken buffer left out of bounds).
  */
 function rethrow(error: unknown, view: DataView, off: number, width: number): never {
+  if (typeof off !== "number") throw notANumber("Offset", off);
   // A view throws a RangeError only for an access outside it (a detached or out-of-bounds view, a TypeError),
   // so its length can be read. By name: a DataView of another realm throws that realm's RangeError.
   if ((error as { name?: unknown } | null)?.name === "RangeError")
@@ -94,12 +96,22 @@ function viewCodec(order: ByteOrder, little: boolean): ViewCodec {
   // An offset that is not a small integer takes the cold check (large offsets of views over 2 GiB
   // pass); DataView would truncate a fraction. The 64-bit accessors split into two 32-bit halves, so
   // they reject a negative offset up front (else the far half could land in range) and write the far
-  // half first: its bounds check then covers the whole access before a byte changes.
+  // half first: its bounds check then covers the whole access before a byte changes. The `try` is
+  // free: a bigint or a symbol makes the test itself throw the engine's TypeError, which `rethrow`
+  // replaces with ours.
   function check(view: DataView, off: number, width: number): void {
-    if ((off | 0) !== off) checkLargeOffset(off, width, view.byteLength, "DataView");
+    try {
+      if ((off | 0) !== off) checkLargeOffset(off, width, view.byteLength, "DataView");
+    } catch (error) {
+      rethrow(error, view, off, width);
+    }
   }
   function check64(view: DataView, off: number): void {
-    if (off >>> 0 !== off) throwOutOfRange(off, 8, view.byteLength, "DataView");
+    try {
+      if (off >>> 0 !== off) checkLargeOffset(off, 8, view.byteLength, "DataView");
+    } catch (error) {
+      rethrow(error, view, off, 8);
+    }
   }
 
   const methods = Object.freeze({

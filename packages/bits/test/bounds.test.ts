@@ -102,6 +102,21 @@ describe.each([BigEndian, LittleEndian].map((c) => [c.order, c] as const))(
       expect(b).toEqual(new Uint8Array(8).fill(7));
     });
 
+    test("setSafeInt64 of a non-number is a TypeError naming its type (a bigint read as 'Value 1 is not a safe integer')", () => {
+      const b = new Uint8Array(8).fill(7);
+      for (const [v, shown] of [
+        [1n, "bigint (1n)"],
+        ["5", 'string ("5")'],
+        [null, "null"],
+      ] as const) {
+        const err = thrown(() => codec.setSafeInt64(b, 0, v as unknown as number));
+        expect(err).toBeInstanceOf(TypeError);
+        expect((err as { code?: string }).code).toBe("ERR_INVALID_ARG_TYPE");
+        expect((err as Error).message).toBe(`Value must be a number, got ${shown}`);
+      }
+      expect(b).toEqual(new Uint8Array(8).fill(7));
+    });
+
     test("an unsafe 64-bit value names itself and its offset", () => {
       const b = new Uint8Array(8);
       codec.setBigInt64(b, 0, 2n ** 53n);
@@ -143,6 +158,25 @@ describe.each([BigEndian, LittleEndian].map((c) => [c.order, c] as const))(
       expect(codec.getInt32(tracking, 28)).toBe(99);
       expect(new DataView(buffer).getInt32(28, codec.order === "little")).toBe(99);
       expect(() => codec.getInt32(other, 5)).toThrow(RangeError);
+    });
+
+    test("a length-tracking array over a growable SharedArrayBuffer follows its size", () => {
+      const Growable = SharedArrayBuffer as unknown as new (
+        n: number,
+        o: { maxByteLength: number },
+      ) => SharedArrayBuffer & { grow(n: number): void };
+      const sab = new Growable(8, { maxByteLength: 64 });
+      const b = new Uint8Array(sab, 2); // tracks the buffer's length, from byte 2
+      codec.setInt32(b, 2, 42);
+      expect(() => codec.setInt32(b, 4, 1)).toThrow(OutOfRangeError);
+      sab.grow(40);
+      codec.setFloat64(b, 30, -2.5);
+      codec.setBigInt64(b, 22, -3n);
+      expect(codec.getFloat64(b, 30)).toBe(-2.5);
+      expect(codec.getBigInt64(b, 22)).toBe(-3n);
+      expect(codec.getInt32(b, 2)).toBe(42);
+      expect(() => codec.getInt32(b, 35)).toThrow(OutOfRangeError);
+      expect(new DataView(sab).getFloat64(32, codec.order === "little")).toBe(-2.5);
     });
 
     test("a length-tracking array over a resizable buffer follows the buffer's size", () => {

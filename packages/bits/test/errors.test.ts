@@ -58,9 +58,39 @@ test("a non-number offset, index or count is a TypeError with Node's ERR_INVALID
     () => decodeArray(b, 0, new Int32Array(2), 0, s, "big"),
     'Count must be a number, got string ("4")',
   );
-  bad(() => ModifiedUtf8.decode(b, 0, s), 'Count must be a number, got string ("4")');
+  bad(() => ModifiedUtf8.decode(b, 0, s), 'Length must be a number, got string ("4")');
 });
 
 test("UTFDataFormatError is not a RangeError", () => {
   expect(new UTFDataFormatError("m")).not.toBeInstanceOf(RangeError);
+});
+
+test("a width is read out with the right article: an 8-, 11-, 18-, 80-byte access, a 16-byte one", () => {
+  const bytes = new Uint8Array(4);
+  const cases: Array<[number, string]> = [
+    [1, "a"],
+    [8, "an"],
+    [11, "an"],
+    [16, "a"],
+    [18, "an"],
+    [80, "an"],
+    [86, "an"],
+    [110, "a"],
+    [800, "an"],
+    [8000, "an"],
+    [11000, "an"],
+    [18500, "an"],
+    [110000, "a"],
+    [81000000, "an"],
+  ];
+  for (const [width, article] of cases) {
+    // A string of `width` ASCII bytes into 4: the message names the width of the whole body.
+    expect(() => ModifiedUtf8.encode("a".repeat(width), bytes, 4)).toThrow(
+      `Offset 4 is out of range for ${article} ${width}-byte access to a Uint8Array of length 4`,
+    );
+  }
+  // Bulk codecs name the byte width of all the elements.
+  expect(() => decodeArray(bytes, 0, new Int16Array(9), 0, 9, "big")).toThrow(
+    "Offset 0 is out of range for an 18-byte access to a Uint8Array of length 4",
+  );
 });

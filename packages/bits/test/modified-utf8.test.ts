@@ -1,7 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, test } from "vitest";
 import { ModifiedUtf8, OutOfRangeError, UTFDataFormatError } from "../src/index";
-import { anyUnits } from "./helpers";
+import { anyUnits, thrown } from "./helpers";
 
 const strings = fc.oneof(anyUnits, fc.string({ unit: "binary" }), fc.string());
 
@@ -74,6 +74,24 @@ describe("ModifiedUtf8 encoding", () => {
     expect([dst[1], dst[2]]).toEqual([0xff, 0xff]);
     expect(ModifiedUtf8.decode(dst, 3, 65535)).toBe(s);
     expect(ModifiedUtf8.MAX_UTF_LENGTH).toBe(65535);
+  });
+
+  test("a string argument that is not a string is a TypeError, and nothing is written", () => {
+    const dst = new Uint8Array(8).fill(0xaa);
+    // encode(123, …) used to write nothing and return 0; encodedLength(null) threw the engine's error.
+    for (const s of [123, null, undefined, ["a"], { length: 2 }, 1n] as unknown as string[]) {
+      for (const call of [
+        () => ModifiedUtf8.encodedLength(s),
+        () => ModifiedUtf8.encode(s, dst, 0),
+        () => ModifiedUtf8.writeUTF(s, dst, 0),
+      ]) {
+        const err = thrown(call);
+        expect(err, String(s)).toBeInstanceOf(TypeError);
+        expect((err as { code?: string }).code).toBe("ERR_INVALID_ARG_TYPE");
+        expect((err as Error).message).toMatch(/^The string to encode must be a string, got /);
+      }
+    }
+    expect(dst.every((x) => x === 0xaa)).toBe(true);
   });
 
   test("writeUTF refuses more than 65535 bytes with Java's message, writing nothing", () => {

@@ -39,6 +39,27 @@ test("a window into a large buffer counts as large: the buffer is let go of too"
   expect(ref.deref() === undefined, "let go after the release").toBe(true);
 });
 
+/** Uses a small growable SharedArrayBuffer, then a small array, then grows the first to 64 MiB; a weak reference to it. */
+function useGrowableThenSmall(): WeakRef<SharedArrayBuffer> {
+  const Growable = SharedArrayBuffer as unknown as new (
+    n: number,
+    o: { maxByteLength: number },
+  ) => SharedArrayBuffer & { grow(n: number): void };
+  const buffer = new Growable(64, { maxByteLength: 64 * MIB });
+  BigEndian.setInt32(new Uint8Array(buffer), 0, 1); // small when its view is made
+  BigEndian.getInt32(new Uint8Array(8), 0);
+  buffer.grow(64 * MIB); // as another thread may, with no access here to renew the view
+  return new WeakRef(buffer);
+}
+
+test("a growable SharedArrayBuffer counts as large, as a resizable ArrayBuffer does", async () => {
+  // It was judged by its size when first seen (64 bytes), so once grown it stayed in the cache.
+  const ref = useGrowableThenSmall();
+  await pause(1200);
+  gc();
+  expect(ref.deref() === undefined, "let go after the release").toBe(true);
+});
+
 test("an array in use is found again after the release", async () => {
   const big = new Uint8Array(2 * MIB);
   BigEndian.setFloat64(big, 8, 1.5);

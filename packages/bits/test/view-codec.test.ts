@@ -225,3 +225,56 @@ describe.each(PAIRS)("%s-endian view codec", (_order, view, codec) => {
 test("viewCodecFor rejects an unknown order with a TypeError", () => {
   expect(() => viewCodecFor("middle" as "big")).toThrow(TypeError);
 });
+
+// A DataView may span more than 4 GiB (an ArrayBuffer of 2^32 + n bytes; the memory is committed only
+// where touched). Offsets past 2^32 - 1 were refused as out of range.
+const FOUR_GIB = 2 ** 32;
+function hugeBuffer(): ArrayBuffer | undefined {
+  try {
+    return new ArrayBuffer(FOUR_GIB + 64);
+  } catch {
+    console.warn(
+      "[@rafkit/bits] views over 4 GiB SKIPPED: cannot allocate a 4 GiB ArrayBuffer here",
+    );
+    return undefined;
+  }
+}
+
+describe.each(PAIRS)(
+  "%s-endian view codec over a view of more than 4 GiB",
+  (_order, view, codec) => {
+    test("every accessor works past offset 2^32 as the Uint8Array codec does, and the end still holds", () => {
+      const buffer = hugeBuffer();
+      if (buffer === undefined) return;
+      const d = new DataView(buffer);
+      // A window over the same bytes, at an offset a Uint8Array can have, as the reference.
+      const base = FOUR_GIB - 8;
+      const window = new Uint8Array(buffer, base, 72);
+      const samples: Record<string, unknown> = { Boolean: true, Char: "é", SafeInt64: -(2 ** 40) };
+      for (const [name, width] of ACCESSORS) {
+        const v =
+          samples[name] ??
+          (name.startsWith("Big") ? -5n : name.startsWith("Float") ? Number.NaN : -5);
+        for (const off of [FOUR_GIB, FOUR_GIB + 3, FOUR_GIB + 64 - width]) {
+          const expected = window.slice();
+          method(codec, `set${name}`)(expected, off - base, v);
+          method(view, `set${name}`)(d, off, v);
+          expect(window, `set${name} at 2^32 + ${off - FOUR_GIB}`).toEqual(expected);
+          expect(method(view, `get${name}`)(d, off)).toEqual(
+            method(codec, `get${name}`)(window, off - base),
+          );
+        }
+        const before = window.slice();
+        for (const off of [FOUR_GIB + 64 - width + 1, FOUR_GIB + 64, 2 ** 40]) {
+          const err = thrown(() => method(view, `set${name}`)(d, off, v));
+          expect(err, `set${name} at ${off}`).toBeInstanceOf(OutOfRangeError);
+          expect((err as OutOfRangeError).message).toBe(
+            `Offset ${off} is out of range for ${width === 8 ? "an" : "a"} ${width}-byte access to a DataView of length ${FOUR_GIB + 64}`,
+          );
+          expect(() => method(view, `get${name}`)(d, off)).toThrow(OutOfRangeError);
+        }
+        expect(window).toEqual(before);
+      }
+    });
+  },
+);

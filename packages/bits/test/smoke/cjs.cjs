@@ -20,4 +20,9 @@ const page = new DataView(new ArrayBuffer(16));
 bits.viewCodecFor("little").setInt32(page, 1, 0x01020304);
 assert.equal(new Uint8Array(page.buffer)[1], 4);
 assert.equal(bits.LittleEndianView.getInt32(page, 1), 0x01020304);
+assert.throws(() => bits.LittleEndianView.getInt32(page, Symbol("x")), {
+  name: "TypeError",
+  code: "ERR_INVALID_ARG_TYPE",
+  message: "Offset must be a number, got symbol (Symbol(x))",
+});
 console.log("cjs ok");

@@ -44,4 +44,9 @@ const page = new DataView(new ArrayBuffer(16));
 BigEndianView.setFloat64(page, 3, Number.NaN);
 assert.equal(BigEndianView.getBigInt64(page, 3), 0x7ff8000000000000n);
 assert.throws(() => BigEndianView.getInt32(page, 1.5), OutOfRangeError);
+assert.throws(() => BigEndian.setInt32(b, 4n, 1), {
+  name: "TypeError",
+  code: "ERR_INVALID_ARG_TYPE",
+  message: "Offset must be a number, got bigint (4n)",
+});
 console.log("esm ok");
