@@ -3,6 +3,8 @@ export type AckValue = boolean | undefined;
 
 interface Segment {
   readonly value: AckValue;
+  /** A write that wrote nothing (a delete of a missing key): a failure of the others does not reject it. */
+  readonly noop: boolean;
   readonly promise: Promise<AckValue>;
   readonly resolve: (value: AckValue) => void;
   readonly reject: (error: unknown) => void;
@@ -20,15 +22,29 @@ export class Acks {
 
   /** The promise of a write issued now, resolving to `value`. */
   add<T extends AckValue>(value: T): Promise<T> {
+    return this.#add(value, false);
+  }
+
+  /**
+   * The promise of a write that wrote nothing and depends on no write of these (a delete of a key that was not
+   * there): it resolves to `value` in its place in the order, even when {@link Acks.reject} rejects the others.
+   */
+  addNoop<T extends AckValue>(value: T): Promise<T> {
+    return this.#add(value, true);
+  }
+
+  #add<T extends AckValue>(value: T, noop: boolean): Promise<T> {
     const last = this.#segments.at(-1);
-    if (last !== undefined && last.value === value) return last.promise as Promise<T>;
+    if (last !== undefined && last.value === value && last.noop === noop) {
+      return last.promise as Promise<T>;
+    }
     let resolve!: (value: AckValue) => void;
     let reject!: (error: unknown) => void;
     const promise = new Promise<AckValue>((res, rej) => {
       resolve = res;
       reject = rej;
     });
-    this.#segments.push({ value, promise, resolve, reject });
+    this.#segments.push({ value, noop, promise, resolve, reject });
     return promise as Promise<T>;
   }
 
@@ -37,8 +53,11 @@ export class Acks {
     for (const s of this.#segments) s.resolve(s.value);
   }
 
-  /** Rejects every write's promise with `error`. */
+  /** Rejects every write's promise with `error`, in issue order; those that wrote nothing resolve in their place. */
   reject(error: unknown): void {
-    for (const s of this.#segments) s.reject(error);
+    for (const s of this.#segments) {
+      if (s.noop) s.resolve(s.value);
+      else s.reject(error);
+    }
   }
 }

@@ -4,6 +4,8 @@ import { KvError } from "./errors";
 export type Bytes = Uint8Array | string;
 
 const encoder = new TextEncoder();
+/** A surrogate not part of a pair (with the `u` flag a pair is one code point, outside this class). */
+const LONE_SURROGATE = /\p{Surrogate}/u;
 const decoder = new TextDecoder("utf-8", { fatal: false });
 
 /** UTF-8 bytes of a string, or the bytes themselves. */
@@ -18,9 +20,27 @@ export function toBytes(value: Bytes, what: string): Uint8Array {
  * strings compare in byte order. ASCII string keys map to themselves without encoding.
  */
 export function keyId(key: Bytes): string {
-  if (typeof key === "string" && isAscii(key)) return key;
+  if (typeof key === "string") {
+    if (isAscii(key)) return key;
+    // UTF-8 has no bytes for a lone surrogate: the encoder writes U+FFFD, which would make "\ud800" and "\ufffd"
+    // one key (and neither read back as written).
+    if (hasLoneSurrogate(key)) {
+      throw new KvError(
+        "ERR_KV_INVALID_ARG",
+        "key is not well-formed UTF-16 (it has a lone surrogate); pass its bytes as a Uint8Array",
+      );
+    }
+  }
   const bytes = toBytes(key, "key");
   return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString("latin1");
+}
+
+/**
+ * Whether `s` is not well-formed UTF-16: it has a surrogate outside a pair, which UTF-8 cannot encode. No stored key
+ * is such a string, so reads answer "not found" and writes refuse it.
+ */
+export function hasLoneSurrogate(s: string): boolean {
+  return LONE_SURROGATE.test(s);
 }
 
 /** Whether every char is below 0x80. A loop rather than a regular expression: keys are short. */

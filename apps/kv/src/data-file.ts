@@ -210,6 +210,26 @@ export class DataFile {
     this.#end = this.#flushed = this.#allocated = length;
   }
 
+  /** Where the appends handed to the OS end: those after it are still in {@link DataFile.buffer}. */
+  get flushedEnd(): number {
+    return this.#flushed;
+  }
+
+  /**
+   * Cuts the content back to `at` (appends whose write or fsync failed), or to the end of what was handed to the OS
+   * if that comes first: drops every buffered append (before any system call, so that no later flush writes them
+   * even when the cut fails), cuts the file (the zeros written ahead with it) and fsyncs.
+   */
+  cutBack(at: number): void {
+    this.#checkWritable();
+    const end = Math.max(0, Math.min(at, this.#flushed));
+    this.#pending = 0;
+    this.#end = this.#flushed = this.#allocated = end;
+    if (this.#buffer.length > APPEND_BUFFER) this.#buffer = Buffer.allocUnsafe(APPEND_BUFFER);
+    this.#file.setLength(end);
+    this.#file.sync();
+  }
+
   /** Flushes and closes. */
   close(): void {
     if (this.#closed) return;

@@ -18,12 +18,13 @@ export interface OpenOptions {
    * are dropped and a compaction rewrites the rest into clean files. Default false (such a store opens read-only).
    */
   readonly repair?: boolean;
-  /** A data file is closed and a new one started past this size. Default 64 MiB. */
+  /** A data file is closed and a new one started past this size: a positive integer of bytes. Default 64 MiB. */
   readonly maxFileSize?: number;
   /**
    * Bytes of recently read or written values kept in memory (one ring buffer, first in first out), so that hot keys
    * cost no system call. Values are cached only after their CRC checked out (or as they are written); a value larger
-   * than an eighth of this is not cached. 0 turns the cache off; at most 1 GiB. Default 16 MiB.
+   * than an eighth of this is not cached. 0 turns the cache off; larger sizes count as 1 GiB; NaN, a negative or an
+   * infinite size is refused. Default 16 MiB.
    */
   readonly cacheSize?: number;
 }

@@ -2,7 +2,7 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import { setImmediate as nextTurn, setTimeout as sleep } from "node:timers/promises";
 import { Acks, type AckValue } from "./acks";
-import { type Bytes, isAscii, keyId, keyIdBytes, toBytes, utf8 } from "./bytes";
+import { type Bytes, hasLoneSurrogate, isAscii, keyId, keyIdBytes, toBytes, utf8 } from "./bytes";
 import { clearDamaged, readDamaged, writeDamaged } from "./damage-file";
 import { DataFile, readWholeFile, syncDirectory, writeFileAtomic } from "./data-file";
 import { KvError } from "./errors";
@@ -29,8 +29,14 @@ import { copyOut, ValueCache } from "./value-cache";
 /** Writes sharing one fsync (group commit): their promises, resolved together in issue order. */
 interface SyncGroup {
   readonly acks: Acks;
-  /** Its fsync finished (or one started after it did). */
+  /** Its fsync finished (or one started after it did, or a seal's fsync covered it), or it failed. */
   settled: boolean;
+  /** The data file its records are in (a rotation settles the group first: its records are never in two files). */
+  readonly file: DataFile;
+  /** Where its first record starts: a failure cuts the file back to here. */
+  readonly from: number;
+  /** Keys it deleted: a later delete of one of them wrote nothing, but its answer depends on this group. */
+  deleted: Set<string> | null;
 }
 
 /**
@@ -168,13 +174,17 @@ export class Store {
   readonly #reader: boolean;
   /** Ids of data files found missing under their hints on open (see {@link Store.#lostDataFiles}). */
   #lost: number[] = [];
+  /** Where the newest record appended starts (in the active file). */
+  #lastAppendAt = 0;
+  /** The active file a failed write took out of service, kept open until the fsyncs running on it return. */
+  #failedActive: DataFile | null = null;
 
-  private constructor(dir: string, lock: StoreLock, options: OpenOptions) {
+  private constructor(dir: string, lock: StoreLock, options: OpenOptions, cache: ValueCache) {
     this.dir = dir;
     this.#lock = lock;
     this.sync = options.sync ?? "always";
     this.#maxFileSize = options.maxFileSize ?? DEFAULT_MAX_FILE;
-    this.#cache = new ValueCache(options.cacheSize ?? DEFAULT_CACHE);
+    this.#cache = cache;
     this.#reader = options.readOnly ?? false;
     if (this.#reader) this.#readOnlyReason = "opened read-only";
   }
@@ -183,6 +193,22 @@ export class Store {
   static async open(dir: string, options: OpenOptions = {}): Promise<Store> {
     if (options.sync !== undefined && !["always", "batch", "never"].includes(options.sync)) {
       throw new KvError("ERR_KV_INVALID_ARG", `sync must be "always", "batch" or "never"`);
+    }
+    const { maxFileSize, cacheSize } = options;
+    if (maxFileSize !== undefined && !(Number.isSafeInteger(maxFileSize) && maxFileSize > 0)) {
+      throw new KvError(
+        "ERR_KV_INVALID_ARG",
+        `maxFileSize must be a positive integer (bytes), got ${String(maxFileSize)}`,
+      );
+    }
+    if (
+      cacheSize !== undefined &&
+      !(typeof cacheSize === "number" && cacheSize >= 0 && cacheSize < Infinity)
+    ) {
+      throw new KvError(
+        "ERR_KV_INVALID_ARG",
+        `cacheSize must be a number of bytes, 0 or more, got ${String(cacheSize)}`,
+      );
     }
     const readOnly = options.readOnly ?? false;
     if (readOnly && options.repair) {
@@ -201,9 +227,12 @@ export class Store {
       if (why !== undefined) throw new KvError("ERR_KV_NO_STORE", `${real} ${why}`, real);
     }
     const lock = StoreLock.acquire(real, readOnly);
+    // One cache for every attempt: a failed load put nothing in it (loads read no values), and it is the one large
+    // allocation of an open (16 MiB by default).
+    const cache = new ValueCache(options.cacheSize ?? DEFAULT_CACHE);
     let store: Store;
     for (let attempt = 1; ; attempt++) {
-      store = new Store(real, lock, options);
+      store = new Store(real, lock, options, cache);
       try {
         store.#load(options.repair ?? false);
         break;
@@ -542,7 +571,8 @@ export class Store {
       // The common case in one lookup: an ASCII string key is its own id.
       const slot = keydir.findAscii(key);
       if (slot >= 0) return this.#readValue(slot, key);
-      if (!keydir.hasOther) return undefined;
+      // Not a key any put could store (see keyId): not one to look up as its U+FFFD spelling either.
+      if (!keydir.hasOther || hasLoneSurrogate(key)) return undefined;
     }
     const id = keyId(key);
     const slot = keydir.find(id);
@@ -569,7 +599,7 @@ export class Store {
     this.#checkOpen();
     if (typeof key === "string") {
       if (this.#keydir.findAscii(key) >= 0) return true;
-      if (!this.#keydir.hasOther) return false;
+      if (!this.#keydir.hasOther || hasLoneSurrogate(key)) return false;
     }
     return this.#keydir.find(keyId(key)) >= 0;
   }
@@ -592,7 +622,9 @@ export class Store {
 
   #matching(options: IterateOptions): string[] {
     this.#checkOpen();
-    const prefix = options.prefix === undefined ? "" : keyId(options.prefix);
+    const wanted = options.prefix;
+    if (typeof wanted === "string" && hasLoneSurrogate(wanted)) return []; // no stored key starts so
+    const prefix = wanted === undefined ? "" : keyId(wanted);
     const ids: string[] = [];
     for (const id of this.#keydir.ids()) if (id.startsWith(prefix)) ids.push(id);
     return ids.sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
@@ -676,11 +708,20 @@ export class Store {
     try {
       this.#checkWritable();
       const id = keyId(key);
-      // Nothing to write, but acknowledged after the writes issued before it, as every write is.
-      if (this.#keydir.find(id) < 0)
-        return this.#pendingAcks()?.add(false) ?? Promise.resolve(false);
+      checkKeyLength(id);
+      if (this.#keydir.find(id) < 0) {
+        // Nothing to write, but acknowledged after the writes issued before it, as every write is. Not rejected
+        // when their fsync fails (a no-op has nothing to lose), unless the key is missing because of a delete
+        // still waiting for its fsync: then its answer stands or falls with that delete.
+        const pending = this.#pendingAcks();
+        if (pending === null) return Promise.resolve(false);
+        return this.#deletePending(id) ? pending.add(false) : pending.addNoop(false);
+      }
       this.#append(id, null, isAscii(id));
-      return this.#durable(true);
+      const done = this.#durable(true);
+      const group = this.#group;
+      if (group !== null) (group.deleted ??= new Set()).add(id);
+      return done;
     } catch (error) {
       return Promise.reject(error);
     }
@@ -689,12 +730,7 @@ export class Store {
   /** Appends a record for the key whose key directory id is `id` (its bytes as latin1). */
   #append(id: string, value: Uint8Array | null, ascii: boolean): void {
     this.#checkWritable();
-    if (id.length < 1 || id.length > MAX_KEY_LENGTH) {
-      throw new KvError(
-        "ERR_KV_INVALID_ARG",
-        `key must be 1 to ${MAX_KEY_LENGTH} bytes, got ${id.length}`,
-      );
-    }
+    checkKeyLength(id);
     const now = Date.now() * 1000;
     const ts = (this.#lastTs = now > this.#lastTs ? now : this.#lastTs + 1);
     const size = recordSize(id.length, value === null ? 0 : value.length);
@@ -708,6 +744,7 @@ export class Store {
     const at = active.reserve(size);
     encodeRecordInto(active.buffer, at, ts, id, value);
     const offset = active.commit(size);
+    this.#lastAppendAt = offset;
     if (value === null) this.#keydir.delete(id);
     else {
       // The value is copied into the cache: the caller may reuse its buffer once put returns.
@@ -721,14 +758,25 @@ export class Store {
   #durable<T extends AckValue>(value: T): Promise<T> {
     if (this.sync === "always") {
       const active = this.#active!;
-      active.datasync();
+      try {
+        active.datasync();
+      } catch (error) {
+        this.#writeFailed(error, active, this.#lastAppendAt, null);
+        throw error;
+      }
       this.#preallocate(active);
       return this.#settled(value);
     }
     if (this.sync === "batch") {
       let group = this.#group;
       if (group === null) {
-        group = this.#group = { acks: new Acks(), settled: false };
+        group = this.#group = {
+          acks: new Acks(),
+          settled: false,
+          file: this.#active!,
+          from: this.#lastAppendAt,
+          deleted: null,
+        };
         // Started at the end of this event-loop turn, not now, so that the writes of the turn share it.
         this.#scheduleGroupSync();
       }
@@ -738,7 +786,15 @@ export class Store {
       this.#flushScheduled = true;
       setImmediate(() => {
         this.#flushScheduled = false;
-        if (!this.#closed) this.#active?.flush();
+        const active = this.#active;
+        if (this.#closed || active === null) return;
+        try {
+          active.flush();
+        } catch (error) {
+          // Acknowledged already (never promises no durability), but nothing may write them later behind the
+          // store's back: the store stops taking writes, as it does when an fsync fails.
+          this.#writeFailed(error, active, active.flushedEnd, null);
+        }
       });
     }
     return this.#settled(value);
@@ -814,10 +870,7 @@ export class Store {
         this.#syncDone(group);
       },
       (error: unknown) => {
-        if (!group.settled) {
-          group.settled = true;
-          group.acks.reject(error);
-        }
+        if (!group.settled) this.#writeFailed(error, group.file, group.from, group);
         this.#syncDone(group);
       },
     );
@@ -838,15 +891,137 @@ export class Store {
 
   #syncDone(group: SyncGroup): void {
     this.#syncing.splice(this.#syncing.indexOf(group), 1);
+    if (this.#syncing.length === 0 && this.#failedActive !== null) {
+      this.#failedActive.close();
+      this.#failedActive = null;
+    }
     if (this.#group !== null) this.#scheduleGroupSync();
     else if (this.#syncing.length === 0) this.#idle?.();
+  }
+
+  /** Where the first write in `file` not yet acknowledged starts (its end when every write there was). */
+  #pendingFrom(file: DataFile): number {
+    let from = file.flushedEnd; // under never, the appends not yet handed to the OS
+    for (const g of this.#syncing) if (!g.settled && g.file === file) from = Math.min(from, g.from);
+    const group = this.#group;
+    if (group !== null && group.file === file) from = Math.min(from, group.from);
+    return from;
+  }
+
+  /** Whether a delete of `id` is still waiting for its group's fsync. */
+  #deletePending(id: string): boolean {
+    if (this.#group?.deleted?.has(id)) return true;
+    for (const g of this.#syncing) if (!g.settled && g.deleted?.has(id)) return true;
+    return false;
+  }
+
+  /**
+   * Every write so far is durable (a seal's or a compaction's fsync of the active file just returned): their
+   * groups resolve now, in order. Nothing may cut them back after that: a compaction's commit counts on them.
+   */
+  #settleAll(): void {
+    for (const g of this.#syncing) {
+      if (!g.settled) {
+        g.settled = true;
+        g.acks.resolve();
+      }
+    }
+    const group = this.#group;
+    if (group !== null) {
+      this.#group = null;
+      group.settled = true;
+      group.acks.resolve();
+    }
+  }
+
+  /**
+   * A write or fsync of the active file failed (EIO, ENOSPC, EFBIG...) for the writes from `from` on: the first
+   * failed write of `group` or, without a group, the write that failed. Like LevelDB after a failed log write, the
+   * store takes no more writes: after a failed fsync the kernel may have dropped the pages, and a later fsync that
+   * succeeds would not say so. No effect of the failed writes is left: the file is cut back to `from` (the
+   * appends not yet written are dropped), the key directory is loaded again from the files (what a reopen would
+   * show), and every write not yet acknowledged rejects with `error`, in issue order (deletes of missing keys
+   * that depend on none of them resolve `false`). Groups whose fsync started earlier and still runs resolve or
+   * fail on their own.
+   */
+  #writeFailed(error: unknown, file: DataFile, from: number, group: SyncGroup | null): void {
+    const message = error instanceof Error ? error.message : String(error);
+    this.#readOnlyReason ??= `a write failed (${message}); the writes not acknowledged were rejected and undone: reopen the store to write again`;
+    const rejected: Acks[] = [];
+    if (group !== null) {
+      for (const g of this.#syncing.slice(this.#syncing.indexOf(group))) {
+        if (g.settled) continue;
+        g.settled = true;
+        rejected.push(g.acks);
+      }
+    }
+    const gathering = this.#group;
+    if (gathering !== null) {
+      this.#group = null;
+      gathering.settled = true;
+      rejected.push(gathering.acks);
+    }
+    try {
+      file.cutBack(from);
+    } catch {
+      // The store is read-only either way; the next open checks what the file holds.
+    }
+    // The active file, or the one an earlier failure took out of service (a group that started its fsync before
+    // the failed one, failing after it, cuts the file further back).
+    if (file === this.#active || file === this.#failedActive) this.#reload(file);
+    for (const acks of rejected) acks.reject(error);
+  }
+
+  /**
+   * Loads the key directory again, read-only, from the files as they are now (after a failed write was cut back).
+   * The active file stays open until the fsyncs running on it return: closing it could let a new file take its
+   * descriptor number under them.
+   */
+  #reload(failed: DataFile): void {
+    const seen = [...this.#recovery];
+    if (this.#files.get(this.#activeId) === failed) this.#files.delete(this.#activeId);
+    if (failed !== this.#failedActive) {
+      if (this.#syncing.length > 0) this.#failedActive = failed;
+      else failed.close();
+    }
+    this.#active = null;
+    this.#closeFiles();
+    this.#recovery.length = 0;
+    try {
+      this.#load(false);
+    } catch {
+      // The files cannot be read back: nothing this store could answer would be right, so it closes.
+      this.#closeFiles();
+      this.#closed = true;
+      this.#lock.release();
+      this.#recovery.push(...seen);
+      return;
+    }
+    const fresh = this.#recovery.filter(
+      (r) => !seen.some((s) => s.file === r.file && s.offset === r.offset && s.kind === r.kind),
+    );
+    this.#recovery.length = 0;
+    this.#recovery.push(...seen, ...fresh);
   }
 
   /** Seals the active file (fsync, hint) and starts a new one. */
   #rotate(): void {
     const old = this.#active!;
     // Cuts the zeros written ahead and fsyncs: a sealed file ends where its content does, as its hint says.
-    old.seal();
+    try {
+      old.seal();
+    } catch (error) {
+      // A failed fsync like a group's: the pending writes' next fdatasync could succeed with their pages lost.
+      this.#writeFailed(
+        error,
+        old,
+        this.#pendingFrom(old),
+        this.#syncing.find((g) => !g.settled) ?? null,
+      );
+      throw error;
+    }
+    // Every write so far is durable now; a group never spans two files.
+    this.#settleAll();
     writeFileAtomic(
       this.dir,
       inDir(this.dir, hintFileName(this.#activeId)),
@@ -940,6 +1115,13 @@ export class Store {
           await nextTurn();
           if (this.#closing)
             throw new KvError("ERR_KV_CLOSED", "compaction stopped: the store is closing");
+          // A failed write loaded the key directory again meanwhile (its slots are not the ones above).
+          if (this.#readOnlyReason !== undefined)
+            throw new KvError(
+              "ERR_KV_READ_ONLY",
+              `compaction stopped: the store is read-only: ${this.#readOnlyReason}`,
+              this.dir,
+            );
         }
         if (!unchanged(entry)) continue; // overwritten or deleted meanwhile
         if (buf.length < entry.size) buf = new Uint8Array(entry.size);
@@ -1005,6 +1187,8 @@ export class Store {
     // disk before the marker makes the older ones obsolete, whatever the sync mode (a batch group's fsync may not
     // have started yet; under never, the older record was durable and the newer one not).
     this.#active?.datasync();
+    // The writes made meanwhile are durable now: none may be cut back after the commit counts on them.
+    this.#settleAll();
     // 4. The commit point: one atomic rename makes every input obsolete at once.
     writeMarker(this.dir, firstLive);
     for (const o of outputs)
@@ -1187,6 +1371,12 @@ export class Store {
     } finally {
       this.#closed = true;
       this.#closeFiles();
+      try {
+        this.#failedActive?.close();
+      } catch {
+        // Its appends were dropped when it failed: nothing is left to flush.
+      }
+      this.#failedActive = null;
       this.#lock.release();
     }
   }
@@ -1196,10 +1386,31 @@ export class Store {
     return this.close();
   }
 
+  /**
+   * Closes every data file, even when one fails to (its flush of appends; the descriptor is closed anyway), rather
+   * than leave the others and the lock held. Only the active file has appends to flush, and close seals it first:
+   * a flush failing here failed there already, with the error close throws.
+   */
   #closeFiles(): void {
-    for (const f of this.#files.values()) f.close();
+    for (const f of this.#files.values()) {
+      try {
+        f.close();
+      } catch {
+        // See above.
+      }
+    }
     this.#files.clear();
     this.#keydir.clear();
+  }
+}
+
+/** Throws `ERR_KV_INVALID_ARG` unless the key of key directory id `id` is 1 to {@link MAX_KEY_LENGTH} bytes. */
+function checkKeyLength(id: string): void {
+  if (id.length < 1 || id.length > MAX_KEY_LENGTH) {
+    throw new KvError(
+      "ERR_KV_INVALID_ARG",
+      `key must be 1 to ${MAX_KEY_LENGTH} bytes, got ${id.length}`,
+    );
   }
 }
 

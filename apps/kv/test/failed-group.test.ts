@@ -1,0 +1,291 @@
+import { getBackend } from "@rafkit/syscall-state";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { open } from "../src";
+import { tempDir } from "./helpers";
+
+const EIO = -5;
+
+/** Fault injection: the next `n` background fdatasyncs fail with EIO (the store's batch group commit uses them). */
+function failNextDatasyncs(n: number) {
+  const backend = getBackend();
+  const real = backend.datasyncAsync.bind(backend);
+  let left = n;
+  return vi.spyOn(backend, "datasyncAsync").mockImplementation((fd) => {
+    if (left > 0) {
+      left--;
+      return Promise.resolve(EIO);
+    }
+    return real(fd);
+  });
+}
+
+/** Fault injection: the next `n` synchronous fdatasyncs fail with EIO (`sync: "always"`). */
+function failNextSyncDatasyncs(n: number) {
+  const backend = getBackend();
+  const real = backend.datasync.bind(backend);
+  let left = n;
+  return vi.spyOn(backend, "datasync").mockImplementation((fd) => {
+    if (left > 0) {
+      left--;
+      return EIO;
+    }
+    return real(fd);
+  });
+}
+
+afterEach(() => {
+  vi.restoreAllMocks();
+});
+
+/** Settles `p` to what a caller sees: its value or its error's code. */
+const outcome = (p: Promise<unknown>) =>
+  p.then(
+    (value) => ({ value }),
+    (error: { code?: string }) => ({ error: error.code }),
+  );
+
+describe("a batch group whose fdatasync fails", () => {
+  it("rejects its writes but not a delete of a key that was never there, and leaves none of their effects", async () => {
+    const dir = tempDir();
+    const db = await open(dir, { sync: "batch" });
+    await db.put("kept", "old");
+    await db.put("gone", "x");
+    failNextDatasyncs(1);
+    const order: string[] = [];
+    const note = (name: string, p: Promise<unknown>) =>
+      outcome(p).then((o) => {
+        order.push(name);
+        return o;
+      });
+    // One event-loop turn: one group.
+    const results = await Promise.all([
+      note("put new", db.put("new", "1")),
+      note("put kept", db.put("kept", "new")),
+      note("delete missing", db.delete("never-there")),
+      note("delete gone", db.delete("gone")),
+      note("delete gone again", db.delete("gone")), // missing because of the delete above: shares its fate
+    ]);
+    expect(results).toEqual([
+      { error: "EIO" },
+      { error: "EIO" },
+      { value: false },
+      { error: "EIO" },
+      { error: "EIO" },
+    ]);
+    expect(order).toEqual([
+      "put new",
+      "put kept",
+      "delete missing",
+      "delete gone",
+      "delete gone again",
+    ]);
+    // None of the failed writes shows, in this session or the next.
+    const expectOld = async (s: typeof db) => {
+      expect(await s.getString("new")).toBeUndefined();
+      expect(await s.getString("kept")).toBe("old");
+      expect(await s.getString("gone")).toBe("x");
+      expect(s.stats().keys).toBe(2);
+    };
+    await expectOld(db);
+    // The store takes no more writes: a later fsync that succeeds would not tell that the pages were lost.
+    expect(db.readOnly).toBe(true);
+    expect(db.stats().readOnlyReason).toMatch(/a write failed .*EIO/);
+    await expect(db.put("after", "1")).rejects.toMatchObject({ code: "ERR_KV_READ_ONLY" });
+    await db.close();
+    const again = await open(dir, { sync: "batch" });
+    await expectOld(again);
+    expect(again.recovery).toEqual([]);
+    expect((await again.verify()).ok).toBe(true);
+    await again.put("after", "1"); // a reopen writes again
+    expect(await again.getString("after")).toBe("1");
+    await again.close();
+  });
+
+  it("resolves a delete of a missing key joined to a running group that then fails", async () => {
+    const dir = tempDir();
+    const db = await open(dir, { sync: "batch" });
+    let release!: () => void;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    let started = false;
+    vi.spyOn(getBackend(), "datasyncAsync").mockImplementation(async () => {
+      started = true;
+      await gate;
+      return EIO;
+    });
+    const put = outcome(db.put("a", "1"));
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(started).toBe(true); // the group's fdatasync is running
+    const del = outcome(db.delete("b"));
+    release();
+    expect(await put).toEqual({ error: "EIO" });
+    expect(await del).toEqual({ value: false });
+    expect(await db.get("a")).toBeUndefined();
+    await db.close();
+  });
+
+  it.each([
+    ["succeeds", "1"],
+    ["fails too", undefined],
+  ])(
+    "cuts back again when the group before a failed one then fails, and keeps it when it %s",
+    async (_, firstValue) => {
+      const dir = tempDir();
+      const db = await open(dir, { sync: "batch" });
+      await db.put("before", "1");
+      const backend = getBackend();
+      const real = backend.datasyncAsync.bind(backend);
+      // The first group's fdatasync returns only after the second group's has failed.
+      let secondFailed!: () => void;
+      const gate = new Promise<void>((resolve) => (secondFailed = resolve));
+      let calls = 0;
+      vi.spyOn(backend, "datasyncAsync").mockImplementation(async (fd) => {
+        calls++;
+        if (calls === 1) {
+          await gate;
+          return firstValue === undefined ? EIO : real(fd);
+        }
+        setImmediate(secondFailed);
+        return EIO;
+      });
+      const first = outcome(db.put("first", "1"));
+      await new Promise((resolve) => setImmediate(resolve));
+      const second = outcome(db.put("second", "2"));
+      expect(await second).toEqual({ error: "EIO" });
+      expect(await first).toEqual(
+        firstValue === undefined ? { error: "EIO" } : { value: undefined },
+      );
+      const check = async (s: typeof db) => {
+        expect(await s.getString("before")).toBe("1");
+        expect(await s.getString("first")).toBe(firstValue);
+        expect(await s.get("second")).toBeUndefined();
+      };
+      await check(db);
+      expect(db.recovery).toEqual([]);
+      await db.close();
+      const again = await open(dir);
+      await check(again);
+      expect(again.recovery).toEqual([]); // nothing reported as damage
+      expect(again.readOnly).toBe(false);
+      expect((await again.verify()).ok).toBe(true);
+      await again.close();
+    },
+  );
+
+  it("rejects the groups after a failed one too, and keeps the groups before it", async () => {
+    const dir = tempDir();
+    const db = await open(dir, { sync: "batch" });
+    const before = db.put("before", "1");
+    await before;
+    const backend = getBackend();
+    const real = backend.datasyncAsync.bind(backend);
+    // The first fdatasync fails, but only after the next group's has started.
+    let release!: () => void;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    let calls = 0;
+    vi.spyOn(backend, "datasyncAsync").mockImplementation(async (fd) => {
+      calls++;
+      if (calls === 1) {
+        await gate;
+        return EIO;
+      }
+      release();
+      return real(fd);
+    });
+    const first = outcome(db.put("first", "1"));
+    await new Promise((resolve) => setImmediate(resolve));
+    const second = outcome(db.put("second", "2"));
+    expect(await first).toEqual({ error: "EIO" });
+    expect(await second).toEqual({ error: "EIO" });
+    expect(await db.getString("before")).toBe("1");
+    expect(await db.get("first")).toBeUndefined();
+    expect(await db.get("second")).toBeUndefined();
+    await db.close();
+    const again = await open(dir, { readOnly: true });
+    expect(await again.getString("before")).toBe("1");
+    expect(await again.get("first")).toBeUndefined();
+    expect(await again.get("second")).toBeUndefined();
+    await again.close();
+  });
+});
+
+describe("a group that fails while a compaction runs", () => {
+  it("stops the compaction, and the store reopens with every acknowledged write", async () => {
+    const dir = tempDir();
+    const db = await open(dir, { sync: "never", maxFileSize: 64 * 1024 });
+    for (let i = 0; i < 3000; i++) void db.put(`k${i}`, `old ${i}`);
+    await db.close();
+    const writer = await open(dir, { sync: "batch", maxFileSize: 64 * 1024 });
+    const compaction = outcome(writer.compact());
+    await writer.put("k1", "acknowledged");
+    failNextDatasyncs(1);
+    const failed = outcome(writer.put("k2", "failed"));
+    expect(await failed).toEqual({ error: "EIO" });
+    // Stopped at its next yield (the key directory it walked was loaded again), or it had finished.
+    expect([{ error: "ERR_KV_READ_ONLY" }, { value: expect.anything() }]).toContainEqual(
+      await compaction,
+    );
+    const check = async (s: typeof db) => {
+      expect(await s.getString("k1")).toBe("acknowledged");
+      expect(await s.getString("k2")).toBe("old 2");
+      expect(await s.getString("k2999")).toBe("old 2999");
+      expect(s.stats().keys).toBe(3000);
+    };
+    await check(writer);
+    await writer.close();
+    const again = await open(dir);
+    await check(again);
+    expect(again.recovery).toEqual([]);
+    expect((await again.verify()).ok).toBe(true);
+    await again.close();
+  });
+});
+
+describe("a write whose fdatasync fails (sync: always)", () => {
+  it("rejects, leaves no trace, and the store takes no more writes", async () => {
+    const dir = tempDir();
+    const db = await open(dir, { sync: "always" });
+    await db.put("a", "1");
+    failNextSyncDatasyncs(1);
+    await expect(db.put("a", "2")).rejects.toMatchObject({ code: "EIO" });
+    expect(await db.getString("a")).toBe("1");
+    await expect(db.delete("a")).rejects.toMatchObject({ code: "ERR_KV_READ_ONLY" });
+    await db.close();
+    const again = await open(dir);
+    expect(await again.getString("a")).toBe("1");
+    expect((await again.verify()).ok).toBe(true);
+    await again.close();
+  });
+});
+
+describe("a rotation whose seal fails", () => {
+  it("rejects the writes waiting for their group too, rather than let its next fdatasync acknowledge them", async () => {
+    const dir = tempDir();
+    const db = await open(dir, { sync: "batch", maxFileSize: 4096 });
+    await db.put("kept", "1");
+    const backend = getBackend();
+    const real = backend.sync.bind(backend);
+    let left = 1;
+    vi.spyOn(backend, "sync").mockImplementation((fd) => {
+      if (left > 0) {
+        left--;
+        return EIO;
+      }
+      return real(fd);
+    });
+    // One turn: "a" waits for its group's fdatasync; the large value fills the file, so its put seals it first.
+    const a = outcome(db.put("a", "waiting"));
+    const big = outcome(db.put("big", "x".repeat(5000)));
+    expect(await big).toEqual({ error: "EIO" });
+    expect(await a).toEqual({ error: "EIO" });
+    expect(db.readOnly).toBe(true);
+    expect(await db.get("a")).toBeUndefined();
+    expect(await db.getString("kept")).toBe("1");
+    await db.close();
+    const again = await open(dir);
+    expect(await again.get("a")).toBeUndefined();
+    expect(await again.getString("kept")).toBe("1");
+    expect(again.recovery).toEqual([]);
+    expect((await again.verify()).ok).toBe(true);
+    await again.close();
+  });
+});
