@@ -37,7 +37,6 @@ import {
   setLength,
   skipBytes,
   sync,
-  unlock,
   writeArray,
   writeBytes,
   writePrimitive,
@@ -886,7 +885,9 @@ export class AsyncRandomAccessFile {
    * once it is granted; {@link close} cancels it (it then rejects with `ClosedError`). Exclusive by default; a file opened `"r"` may only take
    * shared locks (`LockModeError`). Overlapping a lock this instance holds: `OverlappingFileLockError`.
    * Unlike the sync `lock()`, it waits for a conflicting lock held in this same thread through another
-   * instance of the file too: the thread stays free, so that holder can still release it.
+   * instance of the file too: the thread stays free, so that holder can still release it. From the
+   * call until it settles without a lock, it counts as held for a sync `lock()` in this thread (the OS
+   * may grant it before the promise settles; Java likewise counts a thread still waiting).
    * The `node` backend has no locks: `LockUnsupportedError`. {@link close} releases them all.
    */
   lock(options: LockOptions = {}): Promise<AsyncFileLock> {
@@ -903,16 +904,34 @@ export class AsyncRandomAccessFile {
     w.begin();
     const range = planLock(options, this.#mode, this.#backend);
     this.#locks.check(range);
-    const r = await this.#drive(lock(w, lockRequest(range, wait)), false);
-    if (!lockGranted(r, this.#backend, this.#path)) return null;
-    return this.#locks.add(new AsyncFileLock(range, this.#locks, (l) => this.#unlock(l)));
+    // In the thread's registry from before the OS call: the backend takes the lock synchronously (its
+    // first attempt) or on a timer, and this promise settles turns later; a sync lock() of another
+    // instance run meanwhile would otherwise wait forever for a holder it cannot see.
+    const record = this.#locks.reserve(range);
+    let granted = false;
+    try {
+      const r = await this.#drive(lock(w, lockRequest(range, wait)), false);
+      granted = lockGranted(r, this.#backend, this.#path);
+    } finally {
+      if (!granted) this.#locks.unreserve(record);
+    }
+    if (!granted) return null;
+    return this.#locks.add(new AsyncFileLock(range, this.#locks, (l) => this.#unlock(l)), record);
   }
 
   #unlock(held: AsyncFileLock): Promise<void> {
     return this.#enqueue(async () => {
       const w = this.#w;
       if (w.closed || !held.isValid()) return;
-      await this.#drive(unlock(w, lockRequest(held, false)), false);
+      // Flushed first, so the next holder sees what was written under the lock (a failure keeps it held).
+      // Nothing to flush: no await, so the lock goes during release() itself, as the sync class's.
+      const flushing = flushAll(w);
+      if (flushing.next().done !== true) await this.#drive(flushing, true);
+      // F_UNLCK never waits: made here, in the same turn as the thread's record drops the lock, so no sync
+      // lock() can run in between and take a lock that is gone for one still held (see `HeldLocks`).
+      const { position, length } = lockRequest(held, false);
+      const r = this.#backend.unlock(w.fd, position, length);
+      if (r < 0) throw systemCallError(r, "fcntl", w.path);
       held.released();
     });
   }

@@ -218,8 +218,23 @@ export class HeldLocks {
     });
   }
 
-  add<L extends LockBase>(lock: L): L {
-    this.#held.set(lock, holdInThread(this.#holder, lock));
+  /**
+   * Records `range` in this thread's registry before the OS is asked for it: the OS grants an async
+   * `lock`/`tryLock` inside the backend's call, promise turns before it settles, and a sync `lock()` run
+   * in between must already see it (Java likewise counts a lock still being waited for). Then
+   * {@link add} the lock with the record, or {@link unreserve} it.
+   */
+  reserve(range: LockRange): LockRange {
+    return holdInThread(this.#holder, range);
+  }
+
+  /** A {@link reserve}d range was not granted (or the attempt failed). */
+  unreserve(record: LockRange): void {
+    releaseInThread(this.#holder, record);
+  }
+
+  add<L extends LockBase>(lock: L, record: LockRange = holdInThread(this.#holder, lock)): L {
+    this.#held.set(lock, record);
     return lock;
   }
 

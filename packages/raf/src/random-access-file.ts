@@ -957,9 +957,10 @@ export class RandomAccessFile {
    * that would have to wait for a conflicting lock held **in this same thread** through another instance
    * of the same file (same device and inode; with Linux OFD locks two instances conflict): that holder
    * could never run to release it, so the wait would never end (Java throws
-   * `OverlappingFileLockException` for any overlap within the JVM). Holders in other threads or
-   * processes are waited for. The `node` backend has no locks (`LockUnsupportedError`). All locks are
-   * released by {@link close}.
+   * `OverlappingFileLockException` for any overlap within the JVM). An `AsyncRandomAccessFile`'s
+   * `lock()`/`tryLock()` in this thread counts from its call (not its promise's settling) until it
+   * settles without a lock. Holders in other threads or processes are waited for. The `node` backend
+   * has no locks (`LockUnsupportedError`). All locks are released by {@link close}.
    */
   lock(options: LockOptions = {}): FileLock {
     return this.#lock(options, true) as FileLock;

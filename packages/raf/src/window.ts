@@ -112,9 +112,10 @@ export class Window {
   readMade = false;
 
   /**
-   * Where the pointer stood when the current write began (see {@link beginWrite}), until its first flush
-   * ends: in `rws`/`rwd`, a write whose own flush the OS refuses for good is done only as far as its bytes
-   * reached the file, and the pointer goes back to the end of those (here, if none did). -1 otherwise.
+   * Where the pointer stood when the current write began (see {@link beginWrite}), until the next
+   * operation begins or a flush fails: in `rws`/`rwd`, a write whose own flush the OS refuses for good is
+   * done only as far as its bytes reached the file, and the pointer goes back to the end of those (here,
+   * if none did), however many flushes of it succeeded before. -1 otherwise.
    */
   writeFrom = -1;
 
@@ -570,7 +571,8 @@ export class Window {
         }
         this.dirtyFrom += r;
         if (this.dirtyFrom >= this.dirtyTo) {
-          this.writeFrom = -1;
+          // `writeFrom` stays: a write that moves the window flushes more than once, and a later flush of it
+          // that the OS refuses must still put the pointer after what reached the file.
           this.dirtyFrom = CLEAN;
           this.dirtyTo = 0;
           if (this.capacity === 0) this.valid = 0;

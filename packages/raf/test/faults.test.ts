@@ -134,6 +134,49 @@ describe.each(["node", "native"] as const)("faults (%s backend)", (kind) => {
     },
   );
 
+  test.each(["rws", "rwd"] as const)(
+    "in %s, a write that moves the window part-way is done as far as its bytes reached the file when a later flush of it gets EFBIG (both classes)",
+    async (mode) => {
+      // 12 bytes at 10 of a 16-byte window: 6 fill it and are flushed as it moves on (the write's first
+      // flush, which succeeds), the other 6 are refused.
+      const data = Uint8Array.from({ length: 12 }, (_, k) => k + 1);
+      const expected = [...new Uint8Array(10), 1, 2, 3, 4, 5, 6];
+      const p = tmp(`wrap-${mode}.bin`);
+      const backend = faultBackend(getBackend(kind));
+      const f = new RandomAccessFile(p, mode, { backend, bufferSize: 16 });
+      f.write(new Uint8Array(10));
+      backend.inject({ call: "pwrite", errno: "EFBIG", after: 1, times: 1 });
+      expect(() => f.write(data)).toThrow(expect.objectContaining({ code: "EFBIG" }));
+      expect(f.getFilePointer()).toBe(16);
+      expect(f.length()).toBe(16);
+      f.close();
+      expect([...readFileSync(p)]).toEqual(expected);
+
+      const q = tmp(`wrap-${mode}-async.bin`);
+      const a = await AsyncRandomAccessFile.open(q, mode, { backend, bufferSize: 16 });
+      await a.write(new Uint8Array(10));
+      backend.inject({ call: "pwrite", errno: "EFBIG", after: 1, times: 1 });
+      await expect(a.write(data)).rejects.toMatchObject({ code: "EFBIG" });
+      expect(await a.getFilePointer()).toBe(16);
+      expect(await a.length()).toBe(16);
+      await a.close();
+      expect([...readFileSync(q)]).toEqual(expected);
+
+      // The same when the write's first flush is of data an earlier failure kept: none of its own bytes arrived.
+      const r = tmp(`kept-then-refused-${mode}.bin`);
+      const k = new RandomAccessFile(r, mode, { backend, bufferSize: 16 });
+      backend.inject({ call: "pwrite", errno: "ENOSPC", times: 1 });
+      expect(() => k.writeInt(1)).toThrow(expect.objectContaining({ code: "ENOSPC" }));
+      k.seek(100);
+      backend.inject({ call: "pwrite", errno: "EFBIG", after: 1, times: 1 });
+      expect(() => k.writeInt(2)).toThrow(expect.objectContaining({ code: "EFBIG" }));
+      expect(k.getFilePointer()).toBe(100);
+      expect(k.length()).toBe(4);
+      k.close();
+      expect([...readFileSync(r)]).toEqual([0, 0, 0, 1]);
+    },
+  );
+
   test("in rws, only the flush of the caller's own write takes the pointer back; kept data's does not", () => {
     const p = tmp("refused-kept.bin");
     const backend = faultBackend(getBackend(kind));

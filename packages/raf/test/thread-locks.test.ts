@@ -119,6 +119,28 @@ describe.skipIf(!linuxNative)(
       waiter.close();
     });
 
+    test("an async lock()/tryLock() counts from its call: the OS grants it before its promise settles, and a sync lock() in between must not wait forever", async () => {
+      const p = lockFile();
+      const holder = await openAsync(p);
+      const waiter = open(p);
+      // Not awaited: the backend's first attempt takes the OS lock inside this call.
+      const trying = holder.tryLock({ position: 0, size: 8 });
+      expect(() => waiter.lock({ position: 4, size: 1 })).toThrow(OverlappingFileLockError);
+      const tried = await trying;
+      expect(tried?.isValid()).toBe(true);
+      await tried?.release();
+      const locking = holder.lock({ shared: true, position: 100 });
+      expect(() => waiter.lock({ position: 200, size: 1 })).toThrow(/wait forever/);
+      // A shared request over a shared one is no conflict (the OS grants it at once).
+      const shared = waiter.lock({ shared: true, position: 150, size: 1 });
+      expect(shared.isValid()).toBe(true);
+      shared.release();
+      await (await locking).release();
+      expect(waiter.lock({ position: 0, size: 64 }).isValid()).toBe(true);
+      waiter.close();
+      await holder.close();
+    });
+
     test("the same file through a hard link or after a rename is recognised (device and inode), and both paths are named", () => {
       const p = lockFile("original.bin");
       const holder = open(p);
@@ -209,7 +231,17 @@ describe.skipIf(!linuxNative || !existsSync(dist))(
       const p = lockFile();
       // Locks this thread held on the range and gave up, in every way: none may count any more.
       const released = open(p); // stays open, its lock released
-      released.lock({ position: 0, size: 16 }).release();
+      const blocking = released.lock({ position: 0, size: 16 });
+      // Async attempts this held lock refused, or a close cancelled: counted while pending, then not.
+      const refused = await openAsync(p);
+      expect(await refused.tryLock({ position: 0, size: 16 })).toBeNull();
+      const cancelled = refused.lock({ position: 8, size: 1 });
+      const closing = refused.close();
+      await expect(cancelled).rejects.toMatchObject({ name: "ClosedError" });
+      await closing;
+      const refusedStays = await openAsync(p); // stays open, its attempt refused
+      expect(await refusedStays.tryLock({ shared: true, position: 8 })).toBeNull();
+      blocking.release();
       const releasedAsync = await openAsync(p);
       await (await releasedAsync.lock({ position: 4, size: 4 })).release();
       {
@@ -254,6 +286,29 @@ describe.skipIf(!linuxNative || !existsSync(dist))(
       other.close();
       released.close();
       await releasedAsync.close();
+      await refusedStays.close();
+    });
+
+    test("an async lock's release() (or `using`) leaves the record as it leaves the OS: a sync lock() right after it waits for a worker instead of throwing", async () => {
+      const p = lockFile();
+      const a = await openAsync(p);
+      const held = await a.lock({ position: 16, size: 16 });
+      const w = new Worker(workerScript, { workerData: { dist, file: p, scenario: "holder" } });
+      workers.push(w);
+      const exited = new Promise((resolve) => w.once("exit", resolve));
+      await new Promise((resolve) =>
+        w.on("message", (m) => (m as { locked?: boolean }).locked && resolve(m)),
+      );
+      // Not awaited (as `using` does): the OS lock goes during this call, its promise settles later.
+      const releasing = held.release();
+      const f = open(p);
+      // Conflicts with the worker's [0, 16) (waited for) and with the released [16, 32) (no holder any more).
+      const mine = f.lock({ position: 8, size: 16 });
+      expect(mine.isValid()).toBe(true);
+      await releasing;
+      await exited;
+      f.close();
+      await a.close();
     });
 
     test("a worker's instance closed at its exit leaves that worker's registry: a later lock() there waits for us instead of throwing", async () => {
