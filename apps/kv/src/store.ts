@@ -741,7 +741,20 @@ export class Store {
     }
     // Encoded straight into the file's append buffer: no record is allocated. `reserve` first: for a record
     // larger than the buffer it swaps in a bigger one.
-    const at = active.reserve(size);
+    let at: number;
+    try {
+      at = active.reserve(size);
+    } catch (error) {
+      // Its flush of the full buffer failed: the appends waiting in it, and the groups waiting for an fsync, fail
+      // with it, first (they were issued before this write), and the store stops, as when their fsync fails.
+      this.#writeFailed(
+        error,
+        active,
+        this.#pendingFrom(active),
+        this.#syncing.find((g) => !g.settled) ?? null,
+      );
+      throw error;
+    }
     encodeRecordInto(active.buffer, at, ts, id, value);
     const offset = active.commit(size);
     this.#lastAppendAt = offset;
@@ -871,6 +884,10 @@ export class Store {
       },
       (error: unknown) => {
         if (!group.settled) this.#writeFailed(error, group.file, group.from, group);
+        // Acknowledged already, by an fsync started after this one that returned first: the kernel reports a
+        // writeback error to one fsync only, so that success proves nothing. Too late to undo these writes, but
+        // the store stops all the same, and undoes those not yet acknowledged.
+        else this.#activeSyncFailed(error);
         this.#syncDone(group);
       },
     );
@@ -906,6 +923,22 @@ export class Store {
     const group = this.#group;
     if (group !== null && group.file === file) from = Math.min(from, group.from);
     return from;
+  }
+
+  /**
+   * An fsync of the active file failed outside a group's own path (a late one whose group was acknowledged, a
+   * compaction's, close's seal): {@link Store.#writeFailed} for every write not yet acknowledged. A no-op when an
+   * earlier failure took the active file out of service already.
+   */
+  #activeSyncFailed(error: unknown): void {
+    const active = this.#active;
+    if (active === null) return;
+    this.#writeFailed(
+      error,
+      active,
+      this.#pendingFrom(active),
+      this.#syncing.find((g) => !g.settled) ?? null,
+    );
   }
 
   /** Whether a delete of `id` is still waiting for its group's fsync. */
@@ -967,8 +1000,9 @@ export class Store {
       // The store is read-only either way; the next open checks what the file holds.
     }
     // The active file, or the one an earlier failure took out of service (a group that started its fsync before
-    // the failed one, failing after it, cuts the file further back).
-    if (file === this.#active || file === this.#failedActive) this.#reload(file);
+    // the failed one, failing after it, cuts the file further back). Not into a store that closed meanwhile (a
+    // reload that could not read the files back closes it): what it loaded would never be closed.
+    if (!this.#closed && (file === this.#active || file === this.#failedActive)) this.#reload(file);
     for (const acks of rejected) acks.reject(error);
   }
 
@@ -1153,6 +1187,17 @@ export class Store {
       }
       onProgress?.(work.length, work.length);
 
+      // Keys written meanwhile were skipped above, their inputs' records being older: the newer records must be on
+      // disk before the marker makes the older ones obsolete, whatever the sync mode (a batch group's fsync may not
+      // have started yet; under never, the older record was durable and the newer one not). Before the outputs get
+      // their final names (nothing runs in between): when it fails, the store stops (as after any failed fsync of
+      // the active file) and the catch below removes the outputs.
+      try {
+        this.#active?.datasync();
+      } catch (error) {
+        this.#activeSyncFailed(error);
+        throw error;
+      }
       // 3. Make the new files durable under their final names. Until the marker exists they are duplicates
       //    of records in the inputs: harmless, as the same timestamp resolves to the same value.
       for (const o of outputs) {
@@ -1183,11 +1228,8 @@ export class Store {
       throw error;
     }
 
-    // Keys written meanwhile were skipped above, their inputs' records being older: the newer records must be on
-    // disk before the marker makes the older ones obsolete, whatever the sync mode (a batch group's fsync may not
-    // have started yet; under never, the older record was durable and the newer one not).
-    this.#active?.datasync();
-    // The writes made meanwhile are durable now: none may be cut back after the commit counts on them.
+    // The writes made meanwhile are durable now (the fdatasync above): none may be cut back after the commit
+    // counts on them.
     this.#settleAll();
     // 4. The commit point: one atomic rename makes every input obsolete at once.
     writeMarker(this.dir, firstLive);
@@ -1352,7 +1394,9 @@ export class Store {
         try {
           active.seal();
         } catch (error) {
-          this.#group?.acks.reject(error);
+          // As any failed fsync of the active file: the writes waiting for it reject and are cut back, so that a
+          // reopen does not show writes that were rejected.
+          this.#activeSyncFailed(error);
           throw error;
         } finally {
           // A group whose fsync was scheduled but not started: the sync above covered it.

