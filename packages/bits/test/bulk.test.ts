@@ -249,51 +249,59 @@ describe("bulk codecs reject", () => {
   });
 });
 
-describe("bulk codecs over shared, foreign and detached memory", () => {
-  test("encodeArray between two SharedArrayBuffer objects over the same memory behaves like a copy taken first", () => {
-    // structuredClone (or a postMessage round trip) of a SharedArrayBuffer is a second object over
-    // the same memory: the buffers are not ===, yet the ranges overlap. Unaligned, in the
-    // non-native order, the elements were read after some of them had been overwritten.
-    for (const [, Type] of TYPES) {
-      const w = Type.BYTES_PER_ELEMENT;
-      for (const order of ORDERS) {
-        for (const shift of [-w - 1, -1, 1, 3, w + 1]) {
-          const sab = new SharedArrayBuffer(32 * w);
-          const alias = structuredClone(sab);
-          const all = new Uint8Array(sab);
-          for (let i = 0; i < all.length; i++) all[i] = (i * 29 + 3) & 0xff;
-          const src = new Type(sab, 8 * w, 8);
-          // NaNs too, so the float canonicalisation reads the source after the copy.
-          if (w !== 2 && Type !== BigInt64Array && Type !== BigUint64Array)
-            (src as Float32Array)[3] = (src as Float32Array)[5] = Number.NaN;
-          const expected = new Uint8Array(8 * w);
-          encodeArray(src.slice() as NumericArray, 0, 8, expected, 0, order);
-          const dst = new Uint8Array(alias, 8 * w + shift, 8 * w);
-          encodeArray(src, 0, 8, dst, 0, order);
-          expect(dst.slice(), `${Type.name} ${order} ${shift}`).toEqual(expected);
-        }
+// structuredClone (or a postMessage round trip) of a SharedArrayBuffer is a second object over the same
+// memory: the buffers are not ===, yet the ranges overlap. Each case: every element type and order, the
+// alias's range shifted against the typed array's by a few bytes either way, memory filled with a pattern.
+function forEachAliasedPair(
+  run: (
+    Type: (typeof TYPES)[number][1],
+    order: ByteOrder,
+    shift: number,
+    sab: SharedArrayBuffer,
+    alias: SharedArrayBuffer,
+  ) => void,
+): void {
+  for (const [, Type] of TYPES) {
+    const w = Type.BYTES_PER_ELEMENT;
+    for (const order of ORDERS) {
+      for (const shift of [-w - 1, -1, 1, 3, w + 1]) {
+        const sab = new SharedArrayBuffer(32 * w);
+        const alias = structuredClone(sab);
+        const all = new Uint8Array(sab);
+        for (let i = 0; i < all.length; i++) all[i] = (i * 29 + 3) & 0xff;
+        run(Type, order, shift, sab, alias);
       }
     }
+  }
+}
+
+describe("bulk codecs over shared, foreign and detached memory", () => {
+  test("encodeArray between two SharedArrayBuffer objects over the same memory behaves like a copy taken first", () => {
+    // Unaligned, in the non-native order, the elements were read after some of them had been overwritten.
+    forEachAliasedPair((Type, order, shift, sab, alias) => {
+      const w = Type.BYTES_PER_ELEMENT;
+      const src = new Type(sab, 8 * w, 8);
+      // NaNs too, so the float canonicalisation reads the source after the copy.
+      if (w !== 2 && Type !== BigInt64Array && Type !== BigUint64Array)
+        (src as Float32Array)[3] = (src as Float32Array)[5] = Number.NaN;
+      const expected = new Uint8Array(8 * w);
+      encodeArray(src.slice() as NumericArray, 0, 8, expected, 0, order);
+      const dst = new Uint8Array(alias, 8 * w + shift, 8 * w);
+      encodeArray(src, 0, 8, dst, 0, order);
+      expect(dst.slice(), `${Type.name} ${order} ${shift}`).toEqual(expected);
+    });
   });
 
   test("decodeArray between two SharedArrayBuffer objects over the same memory behaves like a copy taken first", () => {
-    for (const [, Type] of TYPES) {
+    forEachAliasedPair((Type, order, shift, sab, alias) => {
       const w = Type.BYTES_PER_ELEMENT;
-      for (const order of ORDERS) {
-        for (const shift of [-w - 1, -1, 1, 3, w + 1]) {
-          const sab = new SharedArrayBuffer(32 * w);
-          const alias = structuredClone(sab);
-          const all = new Uint8Array(sab);
-          for (let i = 0; i < all.length; i++) all[i] = (i * 29 + 3) & 0xff;
-          const bytes = new Uint8Array(alias, 8 * w + shift, 8 * w);
-          const expected = new Type(new ArrayBuffer(8 * w));
-          decodeArray(bytes.slice(), 0, expected, 0, 8, order);
-          const dst = new Type(sab, 8 * w, 8);
-          decodeArray(bytes, 0, dst, 0, 8, order);
-          expect(new Uint8Array(dst.slice().buffer)).toEqual(new Uint8Array(expected.buffer));
-        }
-      }
-    }
+      const bytes = new Uint8Array(alias, 8 * w + shift, 8 * w);
+      const expected = new Type(new ArrayBuffer(8 * w));
+      decodeArray(bytes.slice(), 0, expected, 0, 8, order);
+      const dst = new Type(sab, 8 * w, 8);
+      decodeArray(bytes, 0, dst, 0, 8, order);
+      expect(new Uint8Array(dst.slice().buffer)).toEqual(new Uint8Array(expected.buffer));
+    });
   });
 
   test("encodeArray writes Java's canonical NaN from float arrays of another realm too", () => {
