@@ -12,6 +12,7 @@ import {
   AsyncFileLock,
   HeldLocks,
   type LockOptions,
+  type LockRange,
   lockGranted,
   lockRequest,
   planLock,
@@ -894,7 +895,11 @@ export class AsyncRandomAccessFile {
     return this.#enqueue(() => this.#lock(options, true)) as Promise<AsyncFileLock>;
   }
 
-  /** {@link lock} without waiting: `null` when another holder has a conflicting lock. */
+  /**
+   * {@link lock} without waiting: `null` when another holder has a conflicting lock. For a sync `lock()` in
+   * this thread it counts exactly while the OS holds the lock: from the call itself when nothing needs
+   * flushing, and never when refused.
+   */
   tryLock(options: LockOptions = {}): Promise<AsyncFileLock | null> {
     return this.#enqueue(() => this.#lock(options, false));
   }
@@ -904,6 +909,7 @@ export class AsyncRandomAccessFile {
     w.begin();
     const range = planLock(options, this.#mode, this.#backend);
     this.#locks.check(range);
+    if (!wait) return this.#tryLockNow(range);
     // In the thread's registry from before the OS call: the backend takes the lock synchronously (its
     // first attempt) or on a timer, and this promise settles turns later; a sync lock() of another
     // instance run meanwhile would otherwise wait forever for a holder it cannot see.
@@ -917,6 +923,23 @@ export class AsyncRandomAccessFile {
     }
     if (!granted) return null;
     return this.#locks.add(new AsyncFileLock(range, this.#locks, (l) => this.#unlock(l)), record);
+  }
+
+  /**
+   * `tryLock` after its checks. F_SETLK never waits: made here, after the flush, in the same turn as the thread's
+   * record learns the outcome, so it counts exactly while the OS holds it. Through the backend's `lockAsync`, a
+   * refused attempt would stay recorded for the turns its promise takes, and a sync lock() run meanwhile, that must
+   * wait for a holder in another thread, would throw over a lock nobody in this thread holds.
+   */
+  async #tryLockNow(range: LockRange): Promise<AsyncFileLock | null> {
+    const w = this.#w;
+    // Flushed first, as the shared `lock` operation does (a failure: no attempt, nothing recorded).
+    const flushing = flushAll(w);
+    if (flushing.next().done !== true) await this.#drive(flushing, true);
+    const r = this.#backend.lock(w.fd, lockRequest(range, false));
+    if (!lockGranted(r, this.#backend, this.#path)) return null;
+    w.discard();
+    return this.#locks.add(new AsyncFileLock(range, this.#locks, (l) => this.#unlock(l)));
   }
 
   #unlock(held: AsyncFileLock): Promise<void> {

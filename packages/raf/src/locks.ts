@@ -220,7 +220,7 @@ export class HeldLocks {
 
   /**
    * Records `range` in this thread's registry before the OS is asked for it: the OS grants an async
-   * `lock`/`tryLock` inside the backend's call, promise turns before it settles, and a sync `lock()` run
+   * `lock` inside the backend's call, promise turns before it settles, and a sync `lock()` run
    * in between must already see it (Java likewise counts a lock still being waited for). Then
    * {@link add} the lock with the record, or {@link unreserve} it.
    */

@@ -958,8 +958,9 @@ export class RandomAccessFile {
    * of the same file (same device and inode; with Linux OFD locks two instances conflict): that holder
    * could never run to release it, so the wait would never end (Java throws
    * `OverlappingFileLockException` for any overlap within the JVM). An `AsyncRandomAccessFile`'s
-   * `lock()`/`tryLock()` in this thread counts from its call (not its promise's settling) until it
-   * settles without a lock. Holders in other threads or processes are waited for. The `node` backend
+   * `lock()` in this thread counts from its call (not its promise's settling) until it settles without
+   * a lock; its `tryLock()` exactly while the OS holds that lock (from the call itself when nothing
+   * needs flushing; a refused attempt never counts). Holders in other threads or processes are waited for. The `node` backend
    * has no locks (`LockUnsupportedError`). All locks are released by {@link close}.
    */
   lock(options: LockOptions = {}): FileLock {

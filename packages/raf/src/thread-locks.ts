@@ -1,4 +1,4 @@
-import { fstatSync } from "node:fs";
+import fs, { fstatSync } from "node:fs";
 import type { LockRange } from "./locks";
 
 /** What the registry keeps of an instance: its window, never the instance (that must stay collectable). */
@@ -15,12 +15,29 @@ export interface ThreadHeldLock {
   readonly range: LockRange;
 }
 
-// Every copy of this package loaded in the thread (the ESM and the CJS build) shares one registry, or a lock
-// taken through one copy would be invisible to the other. `Symbol.for` is per realm, hence per thread.
+// Every copy of this package loaded in the thread shares one registry, or a lock taken through one copy would be
+// invisible to the other: the ESM and the CJS build, and copies in other realms of the thread (a vm context, as
+// Jest and vitest's vm pools load a package per test file), which have a `globalThis` of their own. So it hangs
+// off Node's `fs` module object, the one object every realm of a thread (and only of that thread) gets
+// (graceful-fs shares its queue the same way); `Symbol.for` keys are the same in every realm.
 const KEY = Symbol.for("@rafkit/raf/thread-locks/v1");
-const scope = globalThis as { [KEY]?: Map<LockHolder, Set<LockRange>> };
+type Scope = { [KEY]?: Map<LockHolder, Set<LockRange>> };
 /** The locks held in this thread, by every instance of every file, per holder. */
-const held: Map<LockHolder, Set<LockRange>> = (scope[KEY] ??= new Map());
+const held: Map<LockHolder, Set<LockRange>> = shared(fs as Scope, globalThis as Scope);
+
+/** The registry on `scope`, made there if missing; on `fallback` when `scope` cannot take it (non-extensible). */
+function shared(scope: Scope, fallback: Scope): Map<LockHolder, Set<LockRange>> {
+  let map = scope[KEY];
+  if (map !== undefined) return map;
+  map = new Map();
+  try {
+    // Not enumerable: code that copies or walks `fs` (mocks, wrappers) should not meet it.
+    Object.defineProperty(scope, KEY, { value: map });
+    return map;
+  } catch {
+    return (fallback[KEY] ??= map);
+  }
+}
 
 /** File identities (`dev:ino`), asked of the OS once per holder, only when a conflict needs them. */
 const identities = new WeakMap<LockHolder, string | null>();

@@ -58,7 +58,14 @@ describe.each(BACKENDS)("reads that bypass the window (%s backend)", (kind) => {
     writeFileSync(p, new Uint8Array(15_000).fill(3));
     let pwrites = 0;
     const backend = faultBackend(getBackend(kind), [
-      { call: "pwrite", errno: "EIO", when: () => (pwrites++, false) },
+      {
+        call: "pwrite",
+        errno: "EIO",
+        when: () => {
+          pwrites++;
+          return false;
+        },
+      },
     ]);
     const f = new RandomAccessFile(p, "rw", { backend });
     f.writeIntAt(0, 9); // pending at [0, 4)

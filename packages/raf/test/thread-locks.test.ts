@@ -3,7 +3,8 @@ import { existsSync, linkSync, readFileSync, renameSync, statSync, writeFileSync
 import { createRequire } from "node:module";
 import { fileURLToPath } from "node:url";
 import { Worker } from "node:worker_threads";
-import { isNativeAvailable } from "@rafkit/syscall-state";
+import { getBackend, isNativeAvailable } from "@rafkit/syscall-state";
+import { faultBackend } from "@rafkit/syscall-state/testing";
 import { afterEach, describe, expect, test } from "vitest";
 import { AsyncRandomAccessFile, OverlappingFileLockError, RandomAccessFile } from "../src/index";
 import { tempDir } from "./support/temp";
@@ -141,6 +142,81 @@ describe.skipIf(!linuxNative)(
       await holder.close();
     });
 
+    test("non-awaited async calls in every order before a sync lock(): the record holds exactly while the OS lock may be held", async () => {
+      const p = lockFile();
+      const waiter = open(p);
+      const range = { position: 0, size: 8 };
+      const outcome = () => {
+        try {
+          const l = waiter.lock(range);
+          l.release();
+          return "granted";
+        } catch (e) {
+          return (e as { code?: string }).code;
+        }
+      };
+      // lock() queued behind a read in flight: not asked of the OS yet, so the sync lock() gets the range
+      // (no hang, no throw), and the async one then waits for it.
+      const a = await AsyncRandomAccessFile.open(p, "rw", { backend: "native", bufferSize: 0 });
+      const reading = a.readInt();
+      const queued = a.lock(range);
+      const first = waiter.lock(range);
+      await reading;
+      first.release();
+      const got = await queued;
+      expect(outcome()).toBe("ERR_RAF_OVERLAPPING_LOCK");
+      // release() queued behind a read in flight: the OS lock is still held, so is the record.
+      const reading2 = a.readInt();
+      const releasing = got.release();
+      expect(outcome()).toBe("ERR_RAF_OVERLAPPING_LOCK");
+      await reading2;
+      await releasing;
+      expect(outcome()).toBe("granted");
+      // lock() then close(), neither awaited: granted in the call, held until the close runs.
+      const locking = a.lock(range);
+      const closing = a.close();
+      expect(outcome()).toBe("ERR_RAF_OVERLAPPING_LOCK");
+      await Promise.allSettled([locking]);
+      await closing;
+      expect(outcome()).toBe("granted");
+      waiter.close();
+    });
+
+    test.each(["sync", "async"] as const)(
+      "%s class: a release() whose flush fails keeps the lock and its record; its retry drops both",
+      async (cls) => {
+        const p = lockFile();
+        const waiter = open(p);
+        const backend = faultBackend(getBackend("native"));
+        const range = { position: 0, size: 8 };
+        if (cls === "sync") {
+          const f = new RandomAccessFile(p, "rw", { backend });
+          const l = f.lock(range);
+          f.writeInt(1);
+          backend.inject({ call: "pwrite", errno: "ENOSPC", times: 1 });
+          expect(() => l.release()).toThrow(expect.objectContaining({ code: "ENOSPC" }));
+          expect(l.isValid()).toBe(true);
+          expect(() => waiter.lock(range)).toThrow(OverlappingFileLockError);
+          l.release();
+          f.close();
+        } else {
+          const f = await AsyncRandomAccessFile.open(p, "rw", { backend });
+          const l = await f.lock(range);
+          await f.writeInt(1);
+          backend.inject({ call: "pwrite", errno: "ENOSPC", times: 1 });
+          await expect(l.release()).rejects.toMatchObject({ code: "ENOSPC" });
+          expect(l.isValid()).toBe(true);
+          expect(() => waiter.lock(range)).toThrow(OverlappingFileLockError);
+          await l.release();
+          await f.close();
+        }
+        const mine = waiter.lock(range);
+        expect(mine.isValid()).toBe(true);
+        expect(readFileSync(p).readInt32BE(0)).toBe(1); // the retried flush wrote it before the unlock
+        waiter.close();
+      },
+    );
+
     test("the same file through a hard link or after a rename is recognised (device and inode), and both paths are named", () => {
       const p = lockFile("original.bin");
       const holder = open(p);
@@ -213,6 +289,48 @@ describe.skipIf(!linuxNative || !existsSync(dist))(
       viaSource.close();
       viaCjs.close();
       holder.close();
+    });
+
+    test("a copy loaded in another realm of this thread (a vm context, as Jest loads a package per test file) shares the record, both ways", () => {
+      const script = fileURLToPath(new URL("./fixtures/vm-realm-lock.cjs", import.meta.url));
+      // Without a shared record the lock() blocks the child forever: the timeout kills it (signal set).
+      const r = spawnSync(process.execPath, [script, dist.replace(/\.js$/, ".cjs"), lockFile()], {
+        encoding: "utf8",
+        timeout: 20_000,
+      });
+      expect(r.signal, r.stderr).toBeNull();
+      expect(r.status, r.stderr).toBe(0);
+      expect(JSON.parse(r.stdout)).toEqual({
+        separateCopies: true,
+        separateRealms: true,
+        contextHolds: ["ERR_RAF_OVERLAPPING_LOCK", "granted"],
+        hostHolds: ["ERR_RAF_OVERLAPPING_LOCK", "granted"],
+      });
+    });
+
+    test("with Node's fs module made non-extensible (hardened environments), the package still loads and the ESM and CJS builds still share the record", () => {
+      const script = `
+        const { createRequire } = require("node:module");
+        Object.preventExtensions(require("node:fs"));
+        (async () => {
+          const esm = await import(process.argv[1]);
+          const cjs = createRequire(process.argv[1])(process.argv[1].replace(/\\.js$/, ".cjs"));
+          const a = new esm.RandomAccessFile(process.argv[2], "rw", { backend: "native" });
+          const b = new cjs.RandomAccessFile(process.argv[2], "rw", { backend: "native" });
+          a.lock();
+          let outcome = "granted";
+          try { b.lock(); } catch (e) { outcome = e.code; }
+          console.log(outcome);
+          b.close();
+          a.close();
+        })();`;
+      const r = spawnSync(process.execPath, ["-e", script, dist, lockFile()], {
+        encoding: "utf8",
+        timeout: 20_000,
+      });
+      expect(r.signal, r.stderr).toBeNull();
+      expect(r.status, r.stderr).toBe(0);
+      expect(r.stdout.trim()).toBe("ERR_RAF_OVERLAPPING_LOCK");
     });
   },
 );
@@ -287,6 +405,51 @@ describe.skipIf(!linuxNative || !existsSync(dist))(
       released.close();
       await releasedAsync.close();
       await refusedStays.close();
+    });
+
+    test("an async lock()/tryLock() whose flush on the way fails leaves no record: a sync lock() then waits for a worker instead of throwing", async () => {
+      const p = lockFile();
+      const backend = faultBackend(getBackend("native"));
+      const a = await AsyncRandomAccessFile.open(p, "rw", { backend });
+      const range = { position: 0, size: 8 };
+      await a.writeInt(1);
+      backend.inject({ call: "pwrite", errno: "ENOSPC", times: 1 });
+      await expect(a.tryLock(range)).rejects.toMatchObject({ code: "ENOSPC" });
+      await a.writeInt(2);
+      backend.inject({ call: "pwrite", errno: "ENOSPC", times: 1 });
+      await expect(a.lock(range)).rejects.toMatchObject({ code: "ENOSPC" });
+      const w = new Worker(workerScript, { workerData: { dist, file: p, scenario: "holder" } });
+      workers.push(w);
+      const exited = new Promise((resolve) => w.once("exit", resolve));
+      await new Promise((resolve) =>
+        w.on("message", (m) => (m as { locked?: boolean }).locked && resolve(m)),
+      );
+      const f = open(p);
+      // Blocks until the worker sees us waiting and releases; a stale record would throw instead.
+      expect(f.lock(range).isValid()).toBe(true);
+      await exited;
+      f.close();
+      await a.close();
+    });
+
+    test("an async tryLock() the OS refuses (a worker holds the range) never counts: a sync lock() right after the call waits for the worker instead of throwing", async () => {
+      const p = lockFile();
+      const w = new Worker(workerScript, { workerData: { dist, file: p, scenario: "holder" } });
+      workers.push(w);
+      const exited = new Promise((resolve) => w.once("exit", resolve));
+      await new Promise((resolve) =>
+        w.on("message", (m) => (m as { locked?: boolean }).locked && resolve(m)),
+      );
+      const a = await openAsync(p);
+      const f = open(p);
+      // Not awaited: refused by the OS inside this call; its promise settles (null) turns later.
+      const trying = a.tryLock({ position: 0, size: 8 });
+      // Blocks until the worker sees us waiting and releases; a record of the refused attempt would throw.
+      expect(f.lock({ position: 0, size: 8 }).isValid()).toBe(true);
+      expect(await trying).toBeNull();
+      await exited;
+      f.close();
+      await a.close();
     });
 
     test("an async lock's release() (or `using`) leaves the record as it leaves the OS: a sync lock() right after it waits for a worker instead of throwing", async () => {
