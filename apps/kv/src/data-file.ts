@@ -218,7 +218,9 @@ export class DataFile {
   /**
    * Cuts the content back to `at` (appends whose write or fsync failed), or to the end of what was handed to the OS
    * if that comes first: drops every buffered append (before any system call, so that no later flush writes them
-   * even when the cut fails), cuts the file (the zeros written ahead with it) and fsyncs.
+   * even when the cut fails; {@link DataFile.size} is the cut point from then on), cuts the file (the zeros written
+   * ahead with it) and fsyncs. When `ftruncate` fails, zeros are written over everything after the cut point
+   * instead: a zero tail is the file's clean end too, which the next open cuts.
    */
   cutBack(at: number): void {
     this.#checkWritable();
@@ -226,8 +228,25 @@ export class DataFile {
     this.#pending = 0;
     this.#end = this.#flushed = this.#allocated = end;
     if (this.#buffer.length > APPEND_BUFFER) this.#buffer = Buffer.allocUnsafe(APPEND_BUFFER);
-    this.#file.setLength(end);
+    try {
+      this.#file.setLength(end);
+    } catch (error) {
+      try {
+        this.#zeroFrom(end);
+      } catch {
+        throw error; // the cut's own error is the one to report
+      }
+    }
     this.#file.sync();
+  }
+
+  /** Writes zeros from `from` to the file's length on disk (which a failed write may have left past the content). */
+  #zeroFrom(from: number): void {
+    const length = this.#file.length();
+    zeros ??= Buffer.alloc(PREALLOCATE_CHUNK);
+    for (let at = from; at < length; at += PREALLOCATE_CHUNK) {
+      this.#file.writeAt(at, zeros, 0, Math.min(PREALLOCATE_CHUNK, length - at));
+    }
   }
 
   /** Flushes and closes. */

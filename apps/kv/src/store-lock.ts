@@ -81,7 +81,8 @@ export class StoreLock {
     if (file === null) return;
     this.#file = null;
     try {
-      if (!this.#shared) file.setLength(0);
+      // The pid only names the holder to a refused opener: a failure to clear it (EIO) is no failure of the close.
+      if (!this.#shared) clearPid(file);
       this.#lock?.release();
     } finally {
       file.close();
@@ -89,6 +90,14 @@ export class StoreLock {
       if (typeof here === "number" && here > 1) openHere.set(this.#key, here - 1);
       else openHere.delete(this.#key);
     }
+  }
+}
+
+function clearPid(file: RandomAccessFile): void {
+  try {
+    file.setLength(0);
+  } catch {
+    // See StoreLock.release.
   }
 }
 

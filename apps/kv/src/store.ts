@@ -37,6 +37,8 @@ interface SyncGroup {
   readonly from: number;
   /** Keys it deleted: a later delete of one of them wrote nothing, but its answer depends on this group. */
   deleted: Set<string> | null;
+  /** Its writes were rejected (a failure). */
+  failed: boolean;
 }
 
 /**
@@ -178,6 +180,10 @@ export class Store {
   #lastAppendAt = 0;
   /** The active file a failed write took out of service, kept open until the fsyncs running on it return. */
   #failedActive: DataFile | null = null;
+  /** Compaction inputs deleted while a group's fdatasync ran on them: closed when the last one returns. */
+  readonly #closeLater = new Set<DataFile>();
+  /** A data file whose cut back after a failed write failed: the reloads read it only up to `end`. */
+  #cutFailed: { path: string; end: number } | null = null;
 
   private constructor(dir: string, lock: StoreLock, options: OpenOptions, cache: ValueCache) {
     this.dir = dir;
@@ -344,6 +350,9 @@ export class Store {
       const mode = writable && id === lastId ? "rw" : "r";
       const file = DataFile.open(inDir(this.dir, dataFileName(id)), mode);
       this.#files.set(id, file);
+      const cut = this.#cutFailed;
+      if (cut !== null && cut.path === file.path && cut.end < file.size)
+        file.setContentEnd(cut.end);
       return { id, file, hintBytes };
     });
     for (const entry of snapshot) {
@@ -699,7 +708,7 @@ export class Store {
       this.#append(id, v, ascii || (typeof key !== "string" && isAscii(id)));
       return this.#durable(undefined);
     } catch (error) {
-      return Promise.reject(error);
+      return this.#refused(error);
     }
   }
 
@@ -715,7 +724,12 @@ export class Store {
         // still waiting for its fsync: then its answer stands or falls with that delete.
         const pending = this.#pendingAcks();
         if (pending === null) return Promise.resolve(false);
-        return this.#deletePending(id) ? pending.add(false) : pending.addNoop(false);
+        const deleter = this.#pendingDelete(id);
+        if (deleter === null) return pending.addNoop(false);
+        // In the group it joins, it shares that group's fate; in an earlier one, that one's (settled before it).
+        return deleter.acks === pending
+          ? pending.add(false)
+          : pending.addNoop(false, () => deleter.failed);
       }
       this.#append(id, null, isAscii(id));
       const done = this.#durable(true);
@@ -723,7 +737,7 @@ export class Store {
       if (group !== null) (group.deleted ??= new Set()).add(id);
       return done;
     } catch (error) {
-      return Promise.reject(error);
+      return this.#refused(error);
     }
   }
 
@@ -747,12 +761,7 @@ export class Store {
     } catch (error) {
       // Its flush of the full buffer failed: the appends waiting in it, and the groups waiting for an fsync, fail
       // with it, first (they were issued before this write), and the store stops, as when their fsync fails.
-      this.#writeFailed(
-        error,
-        active,
-        this.#pendingFrom(active),
-        this.#syncing.find((g) => !g.settled) ?? null,
-      );
+      this.#failPending(error, active);
       throw error;
     }
     encodeRecordInto(active.buffer, at, ts, id, value);
@@ -789,6 +798,7 @@ export class Store {
           file: this.#active!,
           from: this.#lastAppendAt,
           deleted: null,
+          failed: false,
         };
         // Started at the end of this event-loop turn, not now, so that the writes of the turn share it.
         this.#scheduleGroupSync();
@@ -811,6 +821,16 @@ export class Store {
       });
     }
     return this.#settled(value);
+  }
+
+  /**
+   * The promise of a write that failed or was refused: rejected after the writes before it that wait for a turn
+   * (see {@link Store.#settled}), whose promises resolve a turn later; a put whose fsync failed meanwhile would
+   * otherwise reject before them.
+   */
+  #refused(error: unknown): Promise<never> {
+    const turn = this.#turn;
+    return turn === null ? Promise.reject(error) : turn.addError(error);
   }
 
   /** The promises of the newest writes not yet acknowledged, or null when every write was. */
@@ -883,10 +903,13 @@ export class Store {
         this.#syncDone(group);
       },
       (error: unknown) => {
-        if (!group.settled) this.#writeFailed(error, group.file, group.from, group);
-        // Acknowledged already, by an fsync started after this one that returned first: the kernel reports a
-        // writeback error to one fsync only, so that success proves nothing. Too late to undo these writes, but
-        // the store stops all the same, and undoes those not yet acknowledged.
+        // The groups whose fsync started earlier and still runs fail with it, first: the kernel reports a writeback
+        // error to one fsync of the descriptor only, so their success, coming later, would prove nothing (and a
+        // later write would settle before an earlier one).
+        if (!group.settled) this.#failPending(error, group.file);
+        // Acknowledged already, by an fsync started after this one that returned first: that success proves
+        // nothing either. Too late to undo these writes, but the store stops all the same, and undoes those not
+        // yet acknowledged.
         else this.#activeSyncFailed(error);
         this.#syncDone(group);
       },
@@ -908,8 +931,13 @@ export class Store {
 
   #syncDone(group: SyncGroup): void {
     this.#syncing.splice(this.#syncing.indexOf(group), 1);
+    for (const file of this.#closeLater) {
+      if (this.#syncing.some((g) => g.file === file)) continue;
+      this.#closeLater.delete(file);
+      closeQuietly(file);
+    }
     if (this.#syncing.length === 0 && this.#failedActive !== null) {
-      this.#failedActive.close();
+      closeQuietly(this.#failedActive);
       this.#failedActive = null;
     }
     if (this.#group !== null) this.#scheduleGroupSync();
@@ -933,19 +961,28 @@ export class Store {
   #activeSyncFailed(error: unknown): void {
     const active = this.#active;
     if (active === null) return;
+    this.#failPending(error, active);
+  }
+
+  /** {@link Store.#writeFailed} for every write in `file` not yet acknowledged, from the first of them. */
+  #failPending(error: unknown, file: DataFile): void {
     this.#writeFailed(
       error,
-      active,
-      this.#pendingFrom(active),
+      file,
+      this.#pendingFrom(file),
       this.#syncing.find((g) => !g.settled) ?? null,
     );
   }
 
-  /** Whether a delete of `id` is still waiting for its group's fsync. */
-  #deletePending(id: string): boolean {
-    if (this.#group?.deleted?.has(id)) return true;
-    for (const g of this.#syncing) if (!g.settled && g.deleted?.has(id)) return true;
-    return false;
+  /** The group of the newest delete of `id` still waiting for its fsync, or null. */
+  #pendingDelete(id: string): SyncGroup | null {
+    const group = this.#group;
+    if (group?.deleted?.has(id)) return group;
+    for (let i = this.#syncing.length - 1; i >= 0; i--) {
+      const g = this.#syncing[i]!;
+      if (!g.settled && g.deleted?.has(id)) return g;
+    }
+    return null;
   }
 
   /**
@@ -969,13 +1006,13 @@ export class Store {
 
   /**
    * A write or fsync of the active file failed (EIO, ENOSPC, EFBIG...) for the writes from `from` on: the first
-   * failed write of `group` or, without a group, the write that failed. Like LevelDB after a failed log write, the
+   * write of `group` (the first group not yet acknowledged, see {@link Store.#failPending}) or, without a group,
+   * the write that failed. Like LevelDB after a failed log write, the
    * store takes no more writes: after a failed fsync the kernel may have dropped the pages, and a later fsync that
    * succeeds would not say so. No effect of the failed writes is left: the file is cut back to `from` (the
    * appends not yet written are dropped), the key directory is loaded again from the files (what a reopen would
    * show), and every write not yet acknowledged rejects with `error`, in issue order (deletes of missing keys
-   * that depend on none of them resolve `false`). Groups whose fsync started earlier and still runs resolve or
-   * fail on their own.
+   * that depend on none of them resolve `false`).
    */
   #writeFailed(error: unknown, file: DataFile, from: number, group: SyncGroup | null): void {
     const message = error instanceof Error ? error.message : String(error);
@@ -984,20 +1021,22 @@ export class Store {
     if (group !== null) {
       for (const g of this.#syncing.slice(this.#syncing.indexOf(group))) {
         if (g.settled) continue;
-        g.settled = true;
+        g.settled = g.failed = true;
         rejected.push(g.acks);
       }
     }
     const gathering = this.#group;
     if (gathering !== null) {
       this.#group = null;
-      gathering.settled = true;
+      gathering.settled = gathering.failed = true;
       rejected.push(gathering.acks);
     }
     try {
       file.cutBack(from);
     } catch {
-      // The store is read-only either way; the next open checks what the file holds.
+      // Neither cut nor zeroed (see DataFile.cutBack): the failed writes are still in the file. The store is
+      // read-only either way, and its reload reads the file only up to the cut point; a reopen would find them.
+      this.#cutFailed = { path: file.path, end: file.size };
     }
     // The active file, or the one an earlier failure took out of service (a group that started its fsync before
     // the failed one, failing after it, cuts the file further back). Not into a store that closed meanwhile (a
@@ -1016,7 +1055,7 @@ export class Store {
     if (this.#files.get(this.#activeId) === failed) this.#files.delete(this.#activeId);
     if (failed !== this.#failedActive) {
       if (this.#syncing.length > 0) this.#failedActive = failed;
-      else failed.close();
+      else closeQuietly(failed);
     }
     this.#active = null;
     this.#closeFiles();
@@ -1046,12 +1085,7 @@ export class Store {
       old.seal();
     } catch (error) {
       // A failed fsync like a group's: the pending writes' next fdatasync could succeed with their pages lost.
-      this.#writeFailed(
-        error,
-        old,
-        this.#pendingFrom(old),
-        this.#syncing.find((g) => !g.settled) ?? null,
-      );
+      this.#failPending(error, old);
       throw error;
     }
     // Every write so far is durable now; a group never spans two files.
@@ -1177,8 +1211,8 @@ export class Store {
             file: DataFile.open(`${inDir(this.dir, dataFileName(oid))}.tmp`, "rw"),
             hints: [],
           };
+          outputs.push(out); // first: the catch below closes and removes it if its truncate fails
           out.file.truncate(0);
-          outputs.push(out);
         }
         const offset = out.file.append(record);
         const valueLength = entry.size - HEADER_SIZE - id.length;
@@ -1217,7 +1251,9 @@ export class Store {
     } catch (error) {
       // The hints first, and durably: one without its data file would be taken for lost data.
       for (const o of outputs) {
-        o.file.close();
+        // Quietly: an output whose appends could not be written fails its flush again on close (the descriptor
+        // is closed all the same), and the outputs after it must still be closed and removed.
+        closeQuietly(o.file);
         fs.rmSync(inDir(this.dir, hintFileName(o.id)), { force: true });
       }
       syncDirectory(this.dir);
@@ -1239,7 +1275,12 @@ export class Store {
     for (const u of updates) if (unchanged(u.live)) keydir.move(u.live.slot, u.file, u.offset);
     // 5. Delete the inputs; a crash here is finished by the next open, which honours the marker.
     for (const id of inputs) {
-      this.#files.get(id)?.close();
+      const input = this.#files.get(id);
+      // A group's fdatasync on it may not have returned (or, queued behind other work on libuv's pool, not even
+      // started): closed now, its descriptor would fail it with EBADF, or be another file's by then.
+      if (input !== undefined && this.#syncing.some((g) => g.file === input))
+        this.#closeLater.add(input);
+      else input?.close();
       this.#files.delete(id);
       fs.rmSync(inDir(this.dir, dataFileName(id)), { force: true });
       fs.rmSync(inDir(this.dir, hintFileName(id)), { force: true });
@@ -1421,6 +1462,8 @@ export class Store {
         // Its appends were dropped when it failed: nothing is left to flush.
       }
       this.#failedActive = null;
+      for (const file of this.#closeLater) closeQuietly(file);
+      this.#closeLater.clear();
       this.#lock.release();
     }
   }
@@ -1445,6 +1488,19 @@ export class Store {
     }
     this.#files.clear();
     this.#keydir.clear();
+  }
+}
+
+/**
+ * Closes a data file that a failed write took out of service. Its appends were dropped, so only `close` itself can
+ * fail (EIO from a filesystem that reports writeback errors there); the descriptor is released all the same, and
+ * the write's own error is the one reported.
+ */
+function closeQuietly(file: DataFile): void {
+  try {
+    file.close();
+  } catch {
+    // See above.
   }
 }
 

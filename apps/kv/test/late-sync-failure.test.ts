@@ -208,3 +208,108 @@ describe.skipIf(!hasProcFd)("a failure after a failed reload closed the store", 
     expect(open_).toEqual([]);
   });
 });
+
+describe("a put whose fdatasync fails while earlier puts wait for their turn (sync: always, compacting)", () => {
+  it("rejects after them, and a write refused after it after that: issue order", async () => {
+    const dir = tempDir();
+    const db = await open(dir, { sync: "always" });
+    await db.put("seed", "1");
+    // While a compaction runs, every 8th put of one turn and those after it resolve a turn later.
+    const compaction = outcome(db.compact());
+    const order: string[] = [];
+    const note = (name: string, p: Promise<unknown>) =>
+      outcome(p).then((o) => {
+        order.push(name);
+        return o;
+      });
+    const writes: Promise<unknown>[] = [];
+    const names: string[] = [];
+    for (let i = 0; i < 10; i++) {
+      names.push(`put ${i}`);
+      writes.push(note(`put ${i}`, db.put(`k${i}`, "v")));
+    }
+    vi.spyOn(getBackend(), "datasync").mockImplementationOnce(() => EIO);
+    writes.push(note("failed", db.put("failed", "x")));
+    writes.push(note("refused", db.put("refused", "y")));
+    const results = await Promise.all(writes);
+    // Before: "failed" and "refused" settled before puts 7 to 9, which were issued earlier.
+    expect(order).toEqual([...names, "failed", "refused"]);
+    expect(results.slice(-2)).toEqual([{ error: "EIO" }, { error: "ERR_KV_READ_ONLY" }]);
+    expect(await compaction).toEqual({ error: "ERR_KV_READ_ONLY" });
+    expect(await db.getString("k9")).toBe("v");
+    expect(await db.get("failed")).toBeUndefined();
+    await db.close();
+    vi.restoreAllMocks();
+    const again = await open(dir);
+    expect(await again.getString("k9")).toBe("v");
+    expect(await again.get("failed")).toBeUndefined();
+    expect((await again.verify()).ok).toBe(true);
+    await again.close();
+  });
+});
+
+describe.skipIf(!fs.existsSync("/proc/self/fd"))(
+  "a group's fdatasync that starts only after a compaction deleted its file",
+  () => {
+    it("runs on that file's descriptor, not a closed one: no spurious EBADF stops the store, nothing leaks", async () => {
+      const dir = tempDir();
+      const db = await open(dir, { sync: "batch" });
+      await db.put("x", "1");
+      const backend = getBackend();
+      const real = backend.datasyncAsync.bind(backend);
+      // The first fdatasync is queued (libuv's pool busy, say): it reaches the kernel only when released.
+      let release!: () => void;
+      const gate = new Promise<void>((resolve) => (release = resolve));
+      let calls = 0;
+      let late: Promise<number> | undefined;
+      const target = (fd: number) => {
+        try {
+          return fs.readlinkSync(`/proc/self/fd/${fd}`).replace(/ \(deleted\)$/, "");
+        } catch {
+          return "closed";
+        }
+      };
+      const targets: string[] = [];
+      vi.spyOn(backend, "datasyncAsync").mockImplementation((fd) => {
+        calls++;
+        if (calls !== 1) return real(fd);
+        targets.push(target(fd));
+        late = gate.then(() => {
+          targets.push(target(fd));
+          return real(fd);
+        });
+        return late;
+      });
+      const put = outcome(db.put("a", "1"));
+      await turn(); // its group's fdatasync is queued
+      // The compaction's seal acknowledges the group, and the compaction deletes the file it is in.
+      expect(await outcome(db.compact())).toMatchObject({ value: { filesRemoved: 1 } });
+      expect(await put).toEqual({ value: undefined });
+      release();
+      // Before: its descriptor was closed by the compaction (EBADF, which stopped the store), or another file's.
+      expect(await late).toBe(0);
+      expect(targets[1]).toBe(targets[0]);
+      await turn();
+      expect(db.readOnly).toBe(false);
+      await db.put("b", "2");
+      await db.close();
+      {
+        const open_ = fs
+          .readdirSync("/proc/self/fd")
+          .map((fd) => {
+            try {
+              return fs.readlinkSync(`/proc/self/fd/${fd}`);
+            } catch {
+              return "";
+            }
+          })
+          .filter((target) => target.startsWith(fs.realpathSync(dir)));
+        expect(open_).toEqual([]);
+      }
+      const again = await open(dir);
+      expect(await again.getString("a")).toBe("1");
+      expect(await again.getString("b")).toBe("2");
+      await again.close();
+    });
+  },
+);

@@ -1,0 +1,204 @@
+import * as fs from "node:fs";
+import { getBackend } from "@rafkit/syscall-state";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { open } from "../src";
+import { tempDir } from "./helpers";
+
+// A failed write whose cut back fails too: ftruncate returns EIO (fault injection), and maybe the writes after it.
+
+const EIO = -5;
+
+afterEach(() => {
+  vi.restoreAllMocks();
+});
+
+const outcome = (p: Promise<unknown>) =>
+  p.then(
+    (value) => ({ value }),
+    (error: { code?: string }) => ({ error: error.code }),
+  );
+
+/** A store holding kept = "old", whose next group's (or put's) fdatasync fails with EIO, and every ftruncate after. */
+async function failedWithCutFailing(sync: "batch" | "always", writesFail: boolean) {
+  const dir = tempDir();
+  const db = await open(dir, { sync });
+  await db.put("kept", "old");
+  const backend = getBackend();
+  // From the failed fdatasync on, ftruncate fails, and (writesFail) so does every write.
+  let broken = false;
+  const fail = () => {
+    broken = true;
+    return EIO;
+  };
+  if (sync === "batch")
+    vi.spyOn(backend, "datasyncAsync").mockImplementationOnce(async () => fail());
+  else vi.spyOn(backend, "datasync").mockImplementationOnce(fail);
+  const realTruncate = backend.truncate.bind(backend);
+  vi.spyOn(backend, "truncate").mockImplementation((fd, length) =>
+    broken ? EIO : realTruncate(fd, length),
+  );
+  if (writesFail) {
+    const realPwrite = backend.pwrite.bind(backend);
+    const realPwriteFully = backend.pwriteFully.bind(backend);
+    vi.spyOn(backend, "pwrite").mockImplementation((...a) => (broken ? EIO : realPwrite(...a)));
+    vi.spyOn(backend, "pwriteFully").mockImplementation((...a) =>
+      broken ? EIO : realPwriteFully(...a),
+    );
+  }
+  const results = await Promise.all([outcome(db.put("new", "1")), outcome(db.put("kept", "new"))]);
+  return { dir, db, results };
+}
+
+describe.each(["batch", "always"] as const)(
+  "a failed write whose cut back fails (sync %s)",
+  (sync) => {
+    it("zeros the failed writes instead: neither this session nor a reopen shows them", async () => {
+      const { dir, db, results } = await failedWithCutFailing(sync, false);
+      expect(results[0]).toEqual({ error: "EIO" });
+      expect(db.readOnly).toBe(true);
+      // Before: the reload read the failed records back, and a reopen showed them.
+      expect(await db.get("new")).toBeUndefined();
+      expect(await db.getString("kept")).toBe("old");
+      await db.close();
+      vi.restoreAllMocks();
+      const again = await open(dir);
+      expect(again.recovery).toEqual([]);
+      expect(again.readOnly).toBe(false);
+      expect(await again.get("new")).toBeUndefined();
+      expect(await again.getString("kept")).toBe("old");
+      expect((await again.verify()).ok).toBe(true);
+      await again.close();
+    });
+
+    it("when the zeros cannot be written either, this session still answers with the acknowledged writes only", async () => {
+      const { dir, db } = await failedWithCutFailing(sync, true);
+      expect(db.readOnly).toBe(true);
+      expect(await db.get("new")).toBeUndefined();
+      expect(await db.getString("kept")).toBe("old");
+      expect(db.stats().keys).toBe(1);
+      await db.close();
+      vi.restoreAllMocks();
+      // Documented: nothing could undo them on disk, so a reopen finds the failed writes (whole records, no damage).
+      const again = await open(dir);
+      expect(again.recovery).toEqual([]);
+      expect(await again.getString("new")).toBe("1");
+      expect((await again.verify()).ok).toBe(true);
+      await again.close();
+    });
+  },
+);
+
+describe.skipIf(!fs.existsSync("/proc/self/fd"))(
+  "close() when the LOCK file's pid cannot be cleared",
+  () => {
+    it("resolves, and releases the lock", async () => {
+      const dir = tempDir();
+      const db = await open(dir);
+      await db.put("a", "1");
+      const backend = getBackend();
+      const real = backend.truncate.bind(backend);
+      const isLock = (fd: number) => fs.readlinkSync(`/proc/self/fd/${fd}`).endsWith("/LOCK");
+      vi.spyOn(backend, "truncate").mockImplementation((fd, length) =>
+        isLock(fd) ? EIO : real(fd, length),
+      );
+      // Before: close rejected with the LOCK file's EIO after every write was durable.
+      await db.close();
+      vi.restoreAllMocks();
+      const again = await open(dir);
+      expect(await again.getString("a")).toBe("1");
+      await again.close();
+    });
+  },
+);
+
+describe.skipIf(!fs.existsSync("/proc/self/fd"))(
+  "a failed write whose data file's close then fails too (EIO from close)",
+  () => {
+    it.each(["always", "batch"] as const)(
+      "still rejects in order, stops the store and closes cleanly (sync %s)",
+      async (sync) => {
+        const dir = tempDir();
+        const db = await open(dir, { sync });
+        await db.put("x", "1");
+        const backend = getBackend();
+        const realClose = backend.close.bind(backend);
+        vi.spyOn(backend, "close").mockImplementation((fd) => {
+          const data = fs.readlinkSync(`/proc/self/fd/${fd}`).endsWith(".data");
+          const r = realClose(fd); // the descriptor is released either way, as close(2) does
+          return data ? EIO : r;
+        });
+        if (sync === "batch")
+          vi.spyOn(backend, "datasyncAsync").mockImplementationOnce(async () => EIO);
+        else vi.spyOn(backend, "datasync").mockImplementationOnce(() => EIO);
+        const unhandled: unknown[] = [];
+        const onUnhandled = (reason: unknown) => unhandled.push(reason);
+        process.on("unhandledRejection", onUnhandled);
+        try {
+          expect(await outcome(db.put("y", "2"))).toEqual({ error: "EIO" });
+          await new Promise((resolve) => setImmediate(resolve));
+          expect(db.readOnly).toBe(true);
+          expect(await db.getString("x")).toBe("1");
+          expect(await db.get("y")).toBeUndefined();
+          vi.restoreAllMocks();
+          // Before: the reload stopped at the close, leaving the closed file active: close() then threw.
+          await db.close();
+          expect(unhandled).toEqual([]);
+        } finally {
+          process.off("unhandledRejection", onUnhandled);
+        }
+        const again = await open(dir);
+        expect(await again.getString("x")).toBe("1");
+        expect(await again.get("y")).toBeUndefined();
+        await again.close();
+      },
+    );
+  },
+);
+
+describe.skipIf(!fs.existsSync("/proc/self/fd"))(
+  "a compaction whose output cannot be written (EFBIG on its .tmp files)",
+  () => {
+    it("fails without leaking the outputs' descriptors or leaving their files, and the store keeps writing", async () => {
+      const dir = tempDir();
+      const db = await open(dir, { sync: "never", maxFileSize: 8 * 1024 });
+      for (let i = 0; i < 60; i++) await db.put(`k${i}`, "v".repeat(500));
+      const backend = getBackend();
+      const EFBIG = -27;
+      const isOutput = (fd: number) => fs.readlinkSync(`/proc/self/fd/${fd}`).endsWith(".data.tmp");
+      const realPwrite = backend.pwrite.bind(backend);
+      const realPwriteFully = backend.pwriteFully.bind(backend);
+      // Every write to a compaction output fails: their appends stay buffered, in several outputs at once.
+      vi.spyOn(backend, "pwrite").mockImplementation((fd, ...rest) =>
+        isOutput(fd) ? EFBIG : realPwrite(fd, ...rest),
+      );
+      vi.spyOn(backend, "pwriteFully").mockImplementation((fd, ...rest) =>
+        isOutput(fd) ? EFBIG : realPwriteFully(fd, ...rest),
+      );
+      await expect(db.compact()).rejects.toMatchObject({ code: "EFBIG" });
+      vi.restoreAllMocks();
+      const real = fs.realpathSync(dir);
+      const openFds = fs
+        .readdirSync("/proc/self/fd")
+        .map((fd) => {
+          try {
+            return fs.readlinkSync(`/proc/self/fd/${fd}`);
+          } catch {
+            return "";
+          }
+        })
+        .filter((target) => target.startsWith(real) && target.includes(".tmp"));
+      // Before: the first output's close threw (its flush failed again), and the others were left open.
+      expect(openFds).toEqual([]);
+      expect(fs.readdirSync(dir).filter((n) => n.endsWith(".tmp"))).toEqual([]);
+      // Not a failure of the active file: the store goes on.
+      expect(db.readOnly).toBe(false);
+      await db.put("after", "1");
+      await db.close();
+      const again = await open(dir);
+      expect(await again.getString("k59")).toBe("v".repeat(500));
+      expect(await again.getString("after")).toBe("1");
+      expect((await again.verify()).ok).toBe(true);
+      await again.close();
+    });
+  },
+);
