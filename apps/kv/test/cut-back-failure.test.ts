@@ -1,50 +1,38 @@
 import * as fs from "node:fs";
 import { getBackend } from "@rafkit/syscall-state";
-import { afterEach, describe, expect, it, vi } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { open } from "../src";
+import {
+  EFBIG,
+  EIO,
+  expectCleanReopen,
+  failNext,
+  failWhen,
+  failWrites,
+  fdatasyncOf,
+  hasProcFd,
+  openFilesUnder,
+  outcome,
+  pathOfFd,
+  reopen,
+  turn,
+} from "./faults";
 import { tempDir } from "./helpers";
 
 // A failed write whose cut back fails too: ftruncate returns EIO (fault injection), and maybe the writes after it.
-
-const EIO = -5;
-
-afterEach(() => {
-  vi.restoreAllMocks();
-});
-
-const outcome = (p: Promise<unknown>) =>
-  p.then(
-    (value) => ({ value }),
-    (error: { code?: string }) => ({ error: error.code }),
-  );
 
 /** A store holding kept = "old", whose next group's (or put's) fdatasync fails with EIO, and every ftruncate after. */
 async function failedWithCutFailing(sync: "batch" | "always", writesFail: boolean) {
   const dir = tempDir();
   const db = await open(dir, { sync });
   await db.put("kept", "old");
-  const backend = getBackend();
   // From the failed fdatasync on, ftruncate fails, and (writesFail) so does every write.
   let broken = false;
-  const fail = () => {
+  failNext(fdatasyncOf(sync), 1, () => {
     broken = true;
-    return EIO;
-  };
-  if (sync === "batch")
-    vi.spyOn(backend, "datasyncAsync").mockImplementationOnce(async () => fail());
-  else vi.spyOn(backend, "datasync").mockImplementationOnce(fail);
-  const realTruncate = backend.truncate.bind(backend);
-  vi.spyOn(backend, "truncate").mockImplementation((fd, length) =>
-    broken ? EIO : realTruncate(fd, length),
-  );
-  if (writesFail) {
-    const realPwrite = backend.pwrite.bind(backend);
-    const realPwriteFully = backend.pwriteFully.bind(backend);
-    vi.spyOn(backend, "pwrite").mockImplementation((...a) => (broken ? EIO : realPwrite(...a)));
-    vi.spyOn(backend, "pwriteFully").mockImplementation((...a) =>
-      broken ? EIO : realPwriteFully(...a),
-    );
-  }
+  });
+  failWhen("truncate", () => broken);
+  if (writesFail) failWrites(() => broken);
   const results = await Promise.all([outcome(db.put("new", "1")), outcome(db.put("kept", "new"))]);
   return { dir, db, results };
 }
@@ -59,15 +47,11 @@ describe.each(["batch", "always"] as const)(
       // Before: the reload read the failed records back, and a reopen showed them.
       expect(await db.get("new")).toBeUndefined();
       expect(await db.getString("kept")).toBe("old");
-      await db.close();
-      vi.restoreAllMocks();
-      const again = await open(dir);
-      expect(again.recovery).toEqual([]);
-      expect(again.readOnly).toBe(false);
-      expect(await again.get("new")).toBeUndefined();
-      expect(await again.getString("kept")).toBe("old");
-      expect((await again.verify()).ok).toBe(true);
-      await again.close();
+      await expectCleanReopen(db, dir, async (again) => {
+        expect(again.readOnly).toBe(false);
+        expect(await again.get("new")).toBeUndefined();
+        expect(await again.getString("kept")).toBe("old");
+      });
     });
 
     it("when the zeros cannot be written either, this session still answers with the acknowledged writes only", async () => {
@@ -76,42 +60,28 @@ describe.each(["batch", "always"] as const)(
       expect(await db.get("new")).toBeUndefined();
       expect(await db.getString("kept")).toBe("old");
       expect(db.stats().keys).toBe(1);
-      await db.close();
-      vi.restoreAllMocks();
       // Documented: nothing could undo them on disk, so a reopen finds the failed writes (whole records, no damage).
-      const again = await open(dir);
-      expect(again.recovery).toEqual([]);
-      expect(await again.getString("new")).toBe("1");
-      expect((await again.verify()).ok).toBe(true);
-      await again.close();
+      await expectCleanReopen(db, dir, async (again) => {
+        expect(await again.getString("new")).toBe("1");
+      });
     });
   },
 );
 
-describe.skipIf(!fs.existsSync("/proc/self/fd"))(
-  "close() when the LOCK file's pid cannot be cleared",
-  () => {
-    it("resolves, and releases the lock", async () => {
-      const dir = tempDir();
-      const db = await open(dir);
-      await db.put("a", "1");
-      const backend = getBackend();
-      const real = backend.truncate.bind(backend);
-      const isLock = (fd: number) => fs.readlinkSync(`/proc/self/fd/${fd}`).endsWith("/LOCK");
-      vi.spyOn(backend, "truncate").mockImplementation((fd, length) =>
-        isLock(fd) ? EIO : real(fd, length),
-      );
-      // Before: close rejected with the LOCK file's EIO after every write was durable.
-      await db.close();
-      vi.restoreAllMocks();
-      const again = await open(dir);
-      expect(await again.getString("a")).toBe("1");
-      await again.close();
-    });
-  },
-);
+describe.skipIf(!hasProcFd)("close() when the LOCK file's pid cannot be cleared", () => {
+  it("resolves, and releases the lock", async () => {
+    const dir = tempDir();
+    const db = await open(dir);
+    await db.put("a", "1");
+    failWhen("truncate", (fd) => pathOfFd(fd).endsWith("/LOCK"));
+    // Before: close rejected with the LOCK file's EIO after every write was durable.
+    const again = await reopen(db, dir);
+    expect(await again.getString("a")).toBe("1");
+    await again.close();
+  });
+});
 
-describe.skipIf(!fs.existsSync("/proc/self/fd"))(
+describe.skipIf(!hasProcFd)(
   "a failed write whose data file's close then fails too (EIO from close)",
   () => {
     it.each(["always", "batch"] as const)(
@@ -123,19 +93,17 @@ describe.skipIf(!fs.existsSync("/proc/self/fd"))(
         const backend = getBackend();
         const realClose = backend.close.bind(backend);
         vi.spyOn(backend, "close").mockImplementation((fd) => {
-          const data = fs.readlinkSync(`/proc/self/fd/${fd}`).endsWith(".data");
+          const data = pathOfFd(fd).endsWith(".data");
           const r = realClose(fd); // the descriptor is released either way, as close(2) does
           return data ? EIO : r;
         });
-        if (sync === "batch")
-          vi.spyOn(backend, "datasyncAsync").mockImplementationOnce(async () => EIO);
-        else vi.spyOn(backend, "datasync").mockImplementationOnce(() => EIO);
+        failNext(fdatasyncOf(sync));
         const unhandled: unknown[] = [];
         const onUnhandled = (reason: unknown) => unhandled.push(reason);
         process.on("unhandledRejection", onUnhandled);
         try {
           expect(await outcome(db.put("y", "2"))).toEqual({ error: "EIO" });
-          await new Promise((resolve) => setImmediate(resolve));
+          await turn();
           expect(db.readOnly).toBe(true);
           expect(await db.getString("x")).toBe("1");
           expect(await db.get("y")).toBeUndefined();
@@ -155,38 +123,18 @@ describe.skipIf(!fs.existsSync("/proc/self/fd"))(
   },
 );
 
-describe.skipIf(!fs.existsSync("/proc/self/fd"))(
+describe.skipIf(!hasProcFd)(
   "a compaction whose output cannot be written (EFBIG on its .tmp files)",
   () => {
     it("fails without leaking the outputs' descriptors or leaving their files, and the store keeps writing", async () => {
       const dir = tempDir();
       const db = await open(dir, { sync: "never", maxFileSize: 8 * 1024 });
       for (let i = 0; i < 60; i++) await db.put(`k${i}`, "v".repeat(500));
-      const backend = getBackend();
-      const EFBIG = -27;
-      const isOutput = (fd: number) => fs.readlinkSync(`/proc/self/fd/${fd}`).endsWith(".data.tmp");
-      const realPwrite = backend.pwrite.bind(backend);
-      const realPwriteFully = backend.pwriteFully.bind(backend);
       // Every write to a compaction output fails: their appends stay buffered, in several outputs at once.
-      vi.spyOn(backend, "pwrite").mockImplementation((fd, ...rest) =>
-        isOutput(fd) ? EFBIG : realPwrite(fd, ...rest),
-      );
-      vi.spyOn(backend, "pwriteFully").mockImplementation((fd, ...rest) =>
-        isOutput(fd) ? EFBIG : realPwriteFully(fd, ...rest),
-      );
+      failWrites((fd) => pathOfFd(fd).endsWith(".data.tmp"), EFBIG);
       await expect(db.compact()).rejects.toMatchObject({ code: "EFBIG" });
       vi.restoreAllMocks();
-      const real = fs.realpathSync(dir);
-      const openFds = fs
-        .readdirSync("/proc/self/fd")
-        .map((fd) => {
-          try {
-            return fs.readlinkSync(`/proc/self/fd/${fd}`);
-          } catch {
-            return "";
-          }
-        })
-        .filter((target) => target.startsWith(real) && target.includes(".tmp"));
+      const openFds = openFilesUnder(dir).filter((target) => target.includes(".tmp"));
       // Before: the first output's close threw (its flush failed again), and the others were left open.
       expect(openFds).toEqual([]);
       expect(fs.readdirSync(dir).filter((n) => n.endsWith(".tmp"))).toEqual([]);

@@ -1,48 +1,18 @@
-import { getBackend } from "@rafkit/syscall-state";
-import { afterEach, describe, expect, it, vi } from "vitest";
+import { describe, expect, it } from "vitest";
 import { open } from "../src";
+import {
+  EIO,
+  expectCleanReopen,
+  failNext,
+  gate,
+  mockDatasyncAsync,
+  outcome,
+  reopen,
+  secondFdatasyncFailsFirst,
+  settleOrder,
+  turn,
+} from "./faults";
 import { tempDir } from "./helpers";
-
-const EIO = -5;
-
-/** Fault injection: the next `n` background fdatasyncs fail with EIO (the store's batch group commit uses them). */
-function failNextDatasyncs(n: number) {
-  const backend = getBackend();
-  const real = backend.datasyncAsync.bind(backend);
-  let left = n;
-  return vi.spyOn(backend, "datasyncAsync").mockImplementation((fd) => {
-    if (left > 0) {
-      left--;
-      return Promise.resolve(EIO);
-    }
-    return real(fd);
-  });
-}
-
-/** Fault injection: the next `n` synchronous fdatasyncs fail with EIO (`sync: "always"`). */
-function failNextSyncDatasyncs(n: number) {
-  const backend = getBackend();
-  const real = backend.datasync.bind(backend);
-  let left = n;
-  return vi.spyOn(backend, "datasync").mockImplementation((fd) => {
-    if (left > 0) {
-      left--;
-      return EIO;
-    }
-    return real(fd);
-  });
-}
-
-afterEach(() => {
-  vi.restoreAllMocks();
-});
-
-/** Settles `p` to what a caller sees: its value or its error's code. */
-const outcome = (p: Promise<unknown>) =>
-  p.then(
-    (value) => ({ value }),
-    (error: { code?: string }) => ({ error: error.code }),
-  );
 
 describe("a batch group whose fdatasync fails", () => {
   it("rejects its writes but not a delete of a key that was never there, and leaves none of their effects", async () => {
@@ -50,13 +20,8 @@ describe("a batch group whose fdatasync fails", () => {
     const db = await open(dir, { sync: "batch" });
     await db.put("kept", "old");
     await db.put("gone", "x");
-    failNextDatasyncs(1);
-    const order: string[] = [];
-    const note = (name: string, p: Promise<unknown>) =>
-      outcome(p).then((o) => {
-        order.push(name);
-        return o;
-      });
+    failNext("datasyncAsync");
+    const { order, note } = settleOrder();
     // One event-loop turn: one group.
     const results = await Promise.all([
       note("put new", db.put("new", "1")),
@@ -91,8 +56,7 @@ describe("a batch group whose fdatasync fails", () => {
     expect(db.readOnly).toBe(true);
     expect(db.stats().readOnlyReason).toMatch(/a write failed .*EIO/);
     await expect(db.put("after", "1")).rejects.toMatchObject({ code: "ERR_KV_READ_ONLY" });
-    await db.close();
-    const again = await open(dir, { sync: "batch" });
+    const again = await reopen(db, dir, { sync: "batch" });
     await expectOld(again);
     expect(again.recovery).toEqual([]);
     expect((await again.verify()).ok).toBe(true);
@@ -104,19 +68,18 @@ describe("a batch group whose fdatasync fails", () => {
   it("resolves a delete of a missing key joined to a running group that then fails", async () => {
     const dir = tempDir();
     const db = await open(dir, { sync: "batch" });
-    let release!: () => void;
-    const gate = new Promise<void>((resolve) => (release = resolve));
+    const release = gate();
     let started = false;
-    vi.spyOn(getBackend(), "datasyncAsync").mockImplementation(async () => {
+    mockDatasyncAsync(async () => {
       started = true;
-      await gate;
+      await release.opened;
       return EIO;
     });
     const put = outcome(db.put("a", "1"));
-    await new Promise((resolve) => setImmediate(resolve));
+    await turn();
     expect(started).toBe(true); // the group's fdatasync is running
     const del = outcome(db.delete("b"));
-    release();
+    release.open();
     expect(await put).toEqual({ error: "EIO" });
     expect(await del).toEqual({ value: false });
     expect(await db.get("a")).toBeUndefined();
@@ -132,29 +95,11 @@ describe("a batch group whose fdatasync fails", () => {
       const dir = tempDir();
       const db = await open(dir, { sync: "batch" });
       await db.put("before", "1");
-      const backend = getBackend();
-      const real = backend.datasyncAsync.bind(backend);
       // The first group's fdatasync returns only after the second group's has failed.
-      let secondFailed!: () => void;
-      const gate = new Promise<void>((resolve) => (secondFailed = resolve));
-      let calls = 0;
-      vi.spyOn(backend, "datasyncAsync").mockImplementation(async (fd) => {
-        calls++;
-        if (calls === 1) {
-          await gate;
-          return firstValue === undefined ? EIO : real(fd);
-        }
-        setImmediate(secondFailed);
-        return EIO;
-      });
-      const order: string[] = [];
-      const note = (name: string, p: Promise<unknown>) =>
-        outcome(p).then((o) => {
-          order.push(name);
-          return o;
-        });
+      secondFdatasyncFailsFirst(firstValue === undefined ? "fails" : "real");
+      const { order, note } = settleOrder();
       const first = note("first", db.put("first", "1"));
-      await new Promise((resolve) => setImmediate(resolve));
+      await turn();
       const second = note("second", db.put("second", "2"));
       expect(await second).toEqual({ error: "EIO" });
       // Both fdatasyncs ran on one descriptor: the kernel reports a writeback error to one of them only, so the
@@ -168,13 +113,11 @@ describe("a batch group whose fdatasync fails", () => {
       };
       await check(db);
       expect(db.recovery).toEqual([]);
-      await db.close();
-      const again = await open(dir);
-      await check(again);
-      expect(again.recovery).toEqual([]); // nothing reported as damage
-      expect(again.readOnly).toBe(false);
-      expect((await again.verify()).ok).toBe(true);
-      await again.close();
+      // Nothing reported as damage, and the next session writes again.
+      await expectCleanReopen(db, dir, async (again) => {
+        await check(again);
+        expect(again.readOnly).toBe(false);
+      });
     },
   );
 
@@ -183,34 +126,29 @@ describe("a batch group whose fdatasync fails", () => {
     const db = await open(dir, { sync: "batch" });
     const before = db.put("before", "1");
     await before;
-    const backend = getBackend();
-    const real = backend.datasyncAsync.bind(backend);
     // The first fdatasync fails, but only after the next group's has started.
-    let release!: () => void;
-    const gate = new Promise<void>((resolve) => (release = resolve));
-    let calls = 0;
-    vi.spyOn(backend, "datasyncAsync").mockImplementation(async (fd) => {
-      calls++;
-      if (calls === 1) {
-        await gate;
+    const nextStarted = gate();
+    mockDatasyncAsync(async (call, fd, real) => {
+      if (call === 1) {
+        await nextStarted.opened;
         return EIO;
       }
-      release();
+      nextStarted.open();
       return real(fd);
     });
     const first = outcome(db.put("first", "1"));
-    await new Promise((resolve) => setImmediate(resolve));
+    await turn();
     const second = outcome(db.put("second", "2"));
     expect(await first).toEqual({ error: "EIO" });
     expect(await second).toEqual({ error: "EIO" });
-    expect(await db.getString("before")).toBe("1");
-    expect(await db.get("first")).toBeUndefined();
-    expect(await db.get("second")).toBeUndefined();
-    await db.close();
-    const again = await open(dir, { readOnly: true });
-    expect(await again.getString("before")).toBe("1");
-    expect(await again.get("first")).toBeUndefined();
-    expect(await again.get("second")).toBeUndefined();
+    const check = async (s: typeof db) => {
+      expect(await s.getString("before")).toBe("1");
+      expect(await s.get("first")).toBeUndefined();
+      expect(await s.get("second")).toBeUndefined();
+    };
+    await check(db);
+    const again = await reopen(db, dir, { readOnly: true });
+    await check(again);
     await again.close();
   });
 });
@@ -220,24 +158,19 @@ describe("a delete of a key missing because of a delete in an earlier group", ()
     const dir = tempDir();
     const db = await open(dir, { sync: "batch" });
     await db.put("x", "1");
-    const backend = getBackend();
-    const real = backend.datasyncAsync.bind(backend);
     // The first group's fdatasync succeeds; the second's fails, after the first returned.
-    let firstDone!: () => void;
-    const first = new Promise<void>((resolve) => (firstDone = resolve));
-    let calls = 0;
-    vi.spyOn(backend, "datasyncAsync").mockImplementation(async (fd) => {
-      calls++;
-      if (calls === 1) {
+    const firstDone = gate();
+    mockDatasyncAsync(async (call, fd, real) => {
+      if (call === 1) {
         const r = await real(fd);
-        setImmediate(firstDone);
+        setImmediate(firstDone.open);
         return r;
       }
-      await first;
+      await firstDone.opened;
       return EIO;
     });
     const del = outcome(db.delete("x"));
-    await new Promise((resolve) => setImmediate(resolve)); // the first group's fdatasync runs
+    await turn(); // the first group's fdatasync runs
     const put = outcome(db.put("y", "2")); // starts the second group, which the next delete joins
     const again = outcome(db.delete("x")); // "x" is missing because of the first delete
     expect(await del).toEqual({ value: true });
@@ -252,17 +185,9 @@ describe("a delete of a key missing because of a delete in an earlier group", ()
     const dir = tempDir();
     const db = await open(dir, { sync: "batch" });
     await db.put("x", "1");
-    let release!: () => void;
-    const gate = new Promise<void>((resolve) => (release = resolve));
-    let calls = 0;
-    vi.spyOn(getBackend(), "datasyncAsync").mockImplementation(async () => {
-      calls++;
-      if (calls === 1) await gate;
-      else setImmediate(release);
-      return EIO;
-    });
+    secondFdatasyncFailsFirst();
     const del = outcome(db.delete("x"));
-    await new Promise((resolve) => setImmediate(resolve));
+    await turn();
     const put = outcome(db.put("y", "2"));
     const again = outcome(db.delete("x"));
     expect(await Promise.all([del, put, again])).toEqual([
@@ -284,7 +209,7 @@ describe("a group that fails while a compaction runs", () => {
     const writer = await open(dir, { sync: "batch", maxFileSize: 64 * 1024 });
     const compaction = outcome(writer.compact());
     await writer.put("k1", "acknowledged");
-    failNextDatasyncs(1);
+    failNext("datasyncAsync");
     const failed = outcome(writer.put("k2", "failed"));
     expect(await failed).toEqual({ error: "EIO" });
     // Stopped at its next yield (the key directory it walked was loaded again), or it had finished.
@@ -298,12 +223,7 @@ describe("a group that fails while a compaction runs", () => {
       expect(s.stats().keys).toBe(3000);
     };
     await check(writer);
-    await writer.close();
-    const again = await open(dir);
-    await check(again);
-    expect(again.recovery).toEqual([]);
-    expect((await again.verify()).ok).toBe(true);
-    await again.close();
+    await expectCleanReopen(writer, dir, check);
   });
 });
 
@@ -312,12 +232,11 @@ describe("a write whose fdatasync fails (sync: always)", () => {
     const dir = tempDir();
     const db = await open(dir, { sync: "always" });
     await db.put("a", "1");
-    failNextSyncDatasyncs(1);
+    failNext("datasync");
     await expect(db.put("a", "2")).rejects.toMatchObject({ code: "EIO" });
     expect(await db.getString("a")).toBe("1");
     await expect(db.delete("a")).rejects.toMatchObject({ code: "ERR_KV_READ_ONLY" });
-    await db.close();
-    const again = await open(dir);
+    const again = await reopen(db, dir);
     expect(await again.getString("a")).toBe("1");
     expect((await again.verify()).ok).toBe(true);
     await again.close();
@@ -329,16 +248,7 @@ describe("a rotation whose seal fails", () => {
     const dir = tempDir();
     const db = await open(dir, { sync: "batch", maxFileSize: 4096 });
     await db.put("kept", "1");
-    const backend = getBackend();
-    const real = backend.sync.bind(backend);
-    let left = 1;
-    vi.spyOn(backend, "sync").mockImplementation((fd) => {
-      if (left > 0) {
-        left--;
-        return EIO;
-      }
-      return real(fd);
-    });
+    failNext("sync");
     // One turn: "a" waits for its group's fdatasync; the large value fills the file, so its put seals it first.
     const a = outcome(db.put("a", "waiting"));
     const big = outcome(db.put("big", "x".repeat(5000)));
@@ -347,12 +257,9 @@ describe("a rotation whose seal fails", () => {
     expect(db.readOnly).toBe(true);
     expect(await db.get("a")).toBeUndefined();
     expect(await db.getString("kept")).toBe("1");
-    await db.close();
-    const again = await open(dir);
-    expect(await again.get("a")).toBeUndefined();
-    expect(await again.getString("kept")).toBe("1");
-    expect(again.recovery).toEqual([]);
-    expect((await again.verify()).ok).toBe(true);
-    await again.close();
+    await expectCleanReopen(db, dir, async (again) => {
+      expect(await again.get("a")).toBeUndefined();
+      expect(await again.getString("kept")).toBe("1");
+    });
   });
 });

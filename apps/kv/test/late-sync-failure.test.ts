@@ -1,8 +1,24 @@
 import * as fs from "node:fs";
 import * as path from "node:path";
-import { getBackend } from "@rafkit/syscall-state";
-import { afterEach, describe, expect, it, vi } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { open } from "../src";
+import {
+  EIO,
+  expectCleanReopen,
+  failNext,
+  failWhen,
+  failWrites,
+  gate,
+  hasProcFd,
+  mockDatasyncAsync,
+  openFilesUnder,
+  outcome,
+  pathOfFd,
+  reopen,
+  secondFdatasyncFailsFirst,
+  settleOrder,
+  turn,
+} from "./faults";
 import { tempDir } from "./helpers";
 
 // fsyncs of the active file that fail where the group-commit path does not see them: after a later fsync already
@@ -10,35 +26,16 @@ import { tempDir } from "./helpers";
 // Each must stop the store taking writes (fail-stop), undo the writes not yet acknowledged, and keep every
 // acknowledged one.
 
-const EIO = -5;
-
-afterEach(() => {
-  vi.restoreAllMocks();
-});
-
-const outcome = (p: Promise<unknown>) =>
-  p.then(
-    (value) => ({ value }),
-    (error: { code?: string }) => ({ error: error.code }),
-  );
-
-const turn = () => new Promise((resolve) => setImmediate(resolve));
-
 describe("an fdatasync that fails after a later one acknowledged its group", () => {
   it("stops the store taking writes, rejects the writes not yet acknowledged, keeps the acknowledged ones", async () => {
     const dir = tempDir();
     const db = await open(dir, { sync: "batch" });
     await db.put("before", "0");
-    const backend = getBackend();
-    const real = backend.datasyncAsync.bind(backend);
-    let release!: () => void;
-    const gate = new Promise<void>((resolve) => (release = resolve));
-    let calls = 0;
+    const release = gate();
     // The first group's fdatasync returns EIO only after the second group's succeeded (which acknowledged both).
-    vi.spyOn(backend, "datasyncAsync").mockImplementation(async (fd) => {
-      calls++;
-      if (calls === 1) {
-        await gate;
+    mockDatasyncAsync(async (call, fd, real) => {
+      if (call === 1) {
+        await release.opened;
         return EIO;
       }
       return real(fd);
@@ -50,7 +47,7 @@ describe("an fdatasync that fails after a later one acknowledged its group", () 
     expect(await first).toEqual({ value: undefined }); // covered by the second fdatasync
     // A write gathering its group when the failure comes: not acknowledged, so it is undone.
     const third = outcome(db.put("third", "3"));
-    release();
+    release.open();
     expect(await third).toEqual({ error: "EIO" });
     await turn();
     expect(db.readOnly).toBe(true);
@@ -64,13 +61,7 @@ describe("an fdatasync that fails after a later one acknowledged its group", () 
       expect(await s.get("after")).toBeUndefined();
     };
     await check(db);
-    await db.close();
-    vi.restoreAllMocks();
-    const again = await open(dir);
-    await check(again);
-    expect(again.recovery).toEqual([]);
-    expect((await again.verify()).ok).toBe(true);
-    await again.close();
+    await expectCleanReopen(db, dir, check);
   });
 });
 
@@ -83,7 +74,7 @@ describe("a compaction whose fdatasync before its commit fails", () => {
     const db = await open(dir, { sync: "batch", maxFileSize: 16 * 1024 });
     await db.put("k0", "acknowledged");
     // Batch writes fsync through datasyncAsync; the synchronous fdatasync is the compaction's, before its commit.
-    vi.spyOn(getBackend(), "datasync").mockImplementation(() => EIO);
+    failWhen("datasync", () => true);
     expect(await outcome(db.compact())).toEqual({ error: "EIO" });
     expect(db.readOnly).toBe(true);
     await expect(db.put("after", "x")).rejects.toMatchObject({ code: "ERR_KV_READ_ONLY" });
@@ -94,13 +85,7 @@ describe("a compaction whose fdatasync before its commit fails", () => {
       expect(s.stats().keys).toBe(500);
     };
     await check(db);
-    await db.close();
-    vi.restoreAllMocks();
-    const again = await open(dir);
-    await check(again);
-    expect(again.recovery).toEqual([]);
-    expect((await again.verify()).ok).toBe(true);
-    await again.close();
+    await expectCleanReopen(db, dir, check);
   });
 });
 
@@ -109,7 +94,7 @@ describe("close() whose seal fails", () => {
     const dir = tempDir();
     const db = await open(dir, { sync: "batch" });
     await db.put("kept", "1");
-    vi.spyOn(getBackend(), "sync").mockImplementation(() => EIO);
+    failWhen("sync", () => true);
     // Issued in the same turn as close: their group's fdatasync never starts, the seal's fsync is theirs.
     const put = outcome(db.put("waiting", "2"));
     const del = outcome(db.delete("kept"));
@@ -131,15 +116,8 @@ describe("a put whose append flushes a full buffer, and that write fails (sync: 
     const dir = tempDir();
     const db = await open(dir, { sync: "batch" });
     await db.put("kept", "1");
-    const backend = getBackend();
-    vi.spyOn(backend, "pwrite").mockImplementation(() => EIO);
-    vi.spyOn(backend, "pwriteFully").mockImplementation(() => EIO);
-    const order: string[] = [];
-    const note = (name: string, p: Promise<unknown>) =>
-      outcome(p).then((o) => {
-        order.push(name);
-        return o;
-      });
+    failWrites(() => true);
+    const { order, note } = settleOrder();
     // One turn: "small" waits in the append buffer for its group; "big" does not fit, so its put flushes first.
     const small = note("small", db.put("small", "x"));
     const big = note("big", db.put("big", "y".repeat(70 * 1024)));
@@ -151,9 +129,7 @@ describe("a put whose append flushes a full buffer, and that write fails (sync: 
     ]);
     expect(order).toEqual(["small", "big", "after"]);
     expect(db.readOnly).toBe(true);
-    await db.close();
-    vi.restoreAllMocks();
-    const again = await open(dir);
+    const again = await reopen(db, dir);
     expect(await again.getString("kept")).toBe("1");
     expect(await again.get("small")).toBeUndefined();
     expect(await again.get("big")).toBeUndefined();
@@ -163,7 +139,6 @@ describe("a put whose append flushes a full buffer, and that write fails (sync: 
   });
 });
 
-const hasProcFd = fs.existsSync("/proc/self/fd");
 if (!hasProcFd)
   console.warn("closed-store descriptor test skipped: it lists /proc/self/fd (Linux)");
 
@@ -172,17 +147,8 @@ describe.skipIf(!hasProcFd)("a failure after a failed reload closed the store", 
     const dir = tempDir();
     const db = await open(dir, { sync: "batch" });
     await db.put("before", "1");
-    const backend = getBackend();
     // The first group's fdatasync fails only after the second group's failed.
-    let secondFailed!: () => void;
-    const gate = new Promise<void>((resolve) => (secondFailed = resolve));
-    let calls = 0;
-    vi.spyOn(backend, "datasyncAsync").mockImplementation(async () => {
-      calls++;
-      if (calls === 1) await gate;
-      else setImmediate(secondFailed);
-      return EIO;
-    });
+    secondFdatasyncFailsFirst();
     const first = outcome(db.put("first", "1"));
     await turn();
     // The reload after the second failure cannot read the files back (a damaged marker): the store closes.
@@ -195,17 +161,7 @@ describe.skipIf(!hasProcFd)("a failure after a failed reload closed the store", 
     await turn();
     await expect(db.get("before")).rejects.toMatchObject({ code: "ERR_KV_CLOSED" });
     await db.close();
-    const open_ = fs
-      .readdirSync("/proc/self/fd")
-      .map((fd) => {
-        try {
-          return fs.readlinkSync(`/proc/self/fd/${fd}`);
-        } catch {
-          return "";
-        }
-      })
-      .filter((target) => target.startsWith(fs.realpathSync(dir)));
-    expect(open_).toEqual([]);
+    expect(openFilesUnder(dir)).toEqual([]);
   });
 });
 
@@ -216,19 +172,14 @@ describe("a put whose fdatasync fails while earlier puts wait for their turn (sy
     await db.put("seed", "1");
     // While a compaction runs, every 8th put of one turn and those after it resolve a turn later.
     const compaction = outcome(db.compact());
-    const order: string[] = [];
-    const note = (name: string, p: Promise<unknown>) =>
-      outcome(p).then((o) => {
-        order.push(name);
-        return o;
-      });
+    const { order, note } = settleOrder();
     const writes: Promise<unknown>[] = [];
     const names: string[] = [];
     for (let i = 0; i < 10; i++) {
       names.push(`put ${i}`);
       writes.push(note(`put ${i}`, db.put(`k${i}`, "v")));
     }
-    vi.spyOn(getBackend(), "datasync").mockImplementationOnce(() => EIO);
+    failNext("datasync");
     writes.push(note("failed", db.put("failed", "x")));
     writes.push(note("refused", db.put("refused", "y")));
     const results = await Promise.all(writes);
@@ -238,9 +189,7 @@ describe("a put whose fdatasync fails while earlier puts wait for their turn (sy
     expect(await compaction).toEqual({ error: "ERR_KV_READ_ONLY" });
     expect(await db.getString("k9")).toBe("v");
     expect(await db.get("failed")).toBeUndefined();
-    await db.close();
-    vi.restoreAllMocks();
-    const again = await open(dir);
+    const again = await reopen(db, dir);
     expect(await again.getString("k9")).toBe("v");
     expect(await again.get("failed")).toBeUndefined();
     expect((await again.verify()).ok).toBe(true);
@@ -248,33 +197,28 @@ describe("a put whose fdatasync fails while earlier puts wait for their turn (sy
   });
 });
 
-describe.skipIf(!fs.existsSync("/proc/self/fd"))(
+describe.skipIf(!hasProcFd)(
   "a group's fdatasync that starts only after a compaction deleted its file",
   () => {
     it("runs on that file's descriptor, not a closed one: no spurious EBADF stops the store, nothing leaks", async () => {
       const dir = tempDir();
       const db = await open(dir, { sync: "batch" });
       await db.put("x", "1");
-      const backend = getBackend();
-      const real = backend.datasyncAsync.bind(backend);
       // The first fdatasync is queued (libuv's pool busy, say): it reaches the kernel only when released.
-      let release!: () => void;
-      const gate = new Promise<void>((resolve) => (release = resolve));
-      let calls = 0;
+      const release = gate();
       let late: Promise<number> | undefined;
       const target = (fd: number) => {
         try {
-          return fs.readlinkSync(`/proc/self/fd/${fd}`).replace(/ \(deleted\)$/, "");
+          return pathOfFd(fd).replace(/ \(deleted\)$/, "");
         } catch {
           return "closed";
         }
       };
       const targets: string[] = [];
-      vi.spyOn(backend, "datasyncAsync").mockImplementation((fd) => {
-        calls++;
-        if (calls !== 1) return real(fd);
+      mockDatasyncAsync((call, fd, real) => {
+        if (call !== 1) return real(fd);
         targets.push(target(fd));
-        late = gate.then(() => {
+        late = release.opened.then(() => {
           targets.push(target(fd));
           return real(fd);
         });
@@ -285,7 +229,7 @@ describe.skipIf(!fs.existsSync("/proc/self/fd"))(
       // The compaction's seal acknowledges the group, and the compaction deletes the file it is in.
       expect(await outcome(db.compact())).toMatchObject({ value: { filesRemoved: 1 } });
       expect(await put).toEqual({ value: undefined });
-      release();
+      release.open();
       // Before: its descriptor was closed by the compaction (EBADF, which stopped the store), or another file's.
       expect(await late).toBe(0);
       expect(targets[1]).toBe(targets[0]);
@@ -293,19 +237,7 @@ describe.skipIf(!fs.existsSync("/proc/self/fd"))(
       expect(db.readOnly).toBe(false);
       await db.put("b", "2");
       await db.close();
-      {
-        const open_ = fs
-          .readdirSync("/proc/self/fd")
-          .map((fd) => {
-            try {
-              return fs.readlinkSync(`/proc/self/fd/${fd}`);
-            } catch {
-              return "";
-            }
-          })
-          .filter((target) => target.startsWith(fs.realpathSync(dir)));
-        expect(open_).toEqual([]);
-      }
+      expect(openFilesUnder(dir)).toEqual([]);
       const again = await open(dir);
       expect(await again.getString("a")).toBe("1");
       expect(await again.getString("b")).toBe("2");
