@@ -7,6 +7,7 @@ const EINTR = -errnoOf("EINTR");
 const EAGAIN = -errnoOf("EAGAIN");
 const EACCES = -errnoOf("EACCES");
 const EIO = -errnoOf("EIO");
+const EBADF = -errnoOf("EBADF");
 const EOVERFLOW = -errnoOf("EOVERFLOW");
 /** The last position a number holds exactly: a loop that would go on past it stops with `-EOVERFLOW`. */
 const MAX_POSITION = Number.MAX_SAFE_INTEGER;
@@ -16,8 +17,6 @@ function outOfRange(message: string): RangeError {
   (error as RangeError & { code: string }).code = "ERR_OUT_OF_RANGE";
   return error;
 }
-
-const EBADF = -errnoOf("EBADF");
 
 /**
  * A descriptor as the kernel takes one. koffi would convert anything else (2**32 + 3 wraps to 3, 3.5 and

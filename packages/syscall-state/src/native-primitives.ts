@@ -161,11 +161,10 @@ export function nativePrimitives(libc: NativeLibc): Primitives {
   // others have the st_size they report (0 for those), and a size beyond 2**53 - 1 stays -EOVERFLOW.
   // Through node:fs: struct stat's layout differs per platform, and this path is rare.
   const unsized = (r: number): boolean => r === EOVERFLOW || r === EINVAL || r === ESPIPE;
-  const statSize = sizeFromStats;
   const sizeOf = (fd: number, r: number): number => {
     if (!unsized(r)) return r;
     try {
-      return statSize(fs.fstatSync(fd));
+      return sizeFromStats(fs.fstatSync(fd));
     } catch (error) {
       return errnoFrom(error, r);
     }
@@ -174,7 +173,7 @@ export function nativePrimitives(libc: NativeLibc): Primitives {
     unsized(r)
       ? new Promise((resolve) =>
           fs.fstat(fd, (error, stats) =>
-            resolve(error === null ? statSize(stats) : errnoFrom(error, r)),
+            resolve(error === null ? sizeFromStats(stats) : errnoFrom(error, r)),
           ),
         )
       : Promise.resolve(r);

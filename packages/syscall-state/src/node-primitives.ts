@@ -93,7 +93,6 @@ const most = (length: number): number => Math.min(length, MAX_TRANSFER);
 
 const zero = (): number => 0;
 const identity = (n: number): number => n;
-const sizeOf = sizeFromStats;
 
 /**
  * `fs.readSync`/`fs.read` answer a zero length with 0 and make no system call, so a closed fd, a
@@ -143,7 +142,7 @@ export function nodePrimitives(): Primitives {
       ),
     pwrite: (fd, buffer, offset, length, position) =>
       guard(() => fs.writeSync(fd, buffer, offset, most(length), position), fd),
-    size: (fd) => guard(() => sizeOf(fs.fstatSync(fd)), fd),
+    size: (fd) => guard(() => sizeFromStats(fs.fstatSync(fd)), fd),
     truncate: (fd, length) => guardVoid(() => fs.ftruncateSync(fd, length), fd),
     sync: (fd) => guardVoid(() => fs.fsyncSync(fd), fd),
     datasync: (fd) => guardVoid(() => fs.fdatasyncSync(fd), fd),
@@ -172,7 +171,7 @@ export function nodePrimitives(): Primitives {
         identity,
         fd,
       ),
-    sizeAsync: (fd) => viaCallback<fs.Stats>((cb) => fs.fstat(fd, cb), sizeOf, fd),
+    sizeAsync: (fd) => viaCallback<fs.Stats>((cb) => fs.fstat(fd, cb), sizeFromStats, fd),
     truncateAsync: (fd, length) =>
       viaCallback<void>((cb) => fs.ftruncate(fd, length, (e) => cb(e, undefined)), zero, fd),
     syncAsync: (fd) => viaCallback<void>((cb) => fs.fsync(fd, (e) => cb(e, undefined)), zero, fd),
