@@ -47,7 +47,7 @@ export function crc32Table(bytes: Uint8Array, start = 0, end = bytes.length): nu
 
 const native = (zlib as { crc32?: (data: Uint8Array, value?: number) => number }).crc32;
 
-/** Below this many bytes {@link crc32Table} is faster than zlib's (measured on x64, Node 20). */
+/** Below this many bytes {@link crc32Table} is faster than zlib's (BENCHMARKS.md, "Code constants"). */
 const NATIVE_FROM = 512;
 
 /** CRC-32 of `bytes[start, end)`: {@link crc32Table} for short ranges, zlib's native one for long ones when Node has it. */

@@ -1,6 +1,5 @@
-import * as fs from "node:fs";
-import { readWholeFile, syncDirectory, writeFileAtomic } from "./data-file";
-import { DAMAGE_FILE, inDir } from "./file-names";
+import { DAMAGE_FILE } from "./file-names";
+import type { StoreDir } from "./store-dir";
 
 /** A damaged record a read found: where it is, in the terms of `RecoveryIssue`. */
 export interface DamageNote {
@@ -14,11 +13,10 @@ export interface DamageNote {
  * file hid). Written by a writer when it finds one, so that the next open is read-only too until a repair, which
  * deletes it. A file that does not parse still marks the store damaged.
  */
-export function readDamaged(dir: string): DamageNote[] {
-  const path = inDir(dir, DAMAGE_FILE);
-  if (!fs.existsSync(path)) return [];
+export function readDamaged(dir: StoreDir): DamageNote[] {
+  if (!dir.exists(DAMAGE_FILE)) return [];
   const notes: DamageNote[] = [];
-  for (const line of Buffer.from(readWholeFile(path)).toString("latin1").split("\n")) {
+  for (const line of Buffer.from(dir.read(DAMAGE_FILE)).toString("latin1").split("\n")) {
     const [file, offset, bytes] = line.split(" ");
     if (file && Number.isSafeInteger(Number(offset)) && Number.isSafeInteger(Number(bytes))) {
       notes.push({ file, offset: Number(offset), bytes: Number(bytes) });
@@ -28,15 +26,14 @@ export function readDamaged(dir: string): DamageNote[] {
 }
 
 /** Records `notes` (all of them, replacing the file) atomically. */
-export function writeDamaged(dir: string, notes: readonly DamageNote[]): void {
+export function writeDamaged(dir: StoreDir, notes: readonly DamageNote[]): void {
   const text = notes.map((n) => `${n.file} ${n.offset} ${n.bytes}\n`).join("");
-  writeFileAtomic(dir, inDir(dir, DAMAGE_FILE), Buffer.from(text, "latin1"));
+  dir.writeAtomic(DAMAGE_FILE, Buffer.from(text, "latin1"));
 }
 
 /** Forgets the damage: a repair dealt with it. */
-export function clearDamaged(dir: string): void {
-  const path = inDir(dir, DAMAGE_FILE);
-  if (!fs.existsSync(path)) return;
-  fs.rmSync(path);
-  syncDirectory(dir);
+export function clearDamaged(dir: StoreDir): void {
+  if (!dir.exists(DAMAGE_FILE)) return;
+  dir.remove(DAMAGE_FILE);
+  dir.sync();
 }

@@ -1,4 +1,3 @@
-import * as fs from "node:fs";
 import { EOFError, RandomAccessFile } from "@rafkit/raf";
 import { getBackend, systemCallError } from "@rafkit/syscall-state";
 
@@ -7,15 +6,14 @@ const APPEND_BUFFER = 64 * 1024;
 
 /**
  * Zeros are written ahead of the appends in chunks of this size (see {@link DataFile.preallocate}), once fewer than
- * half of it are left. Measured on ext4 (34 KiB appended then fdatasynced, zeros written inline): 0.125 MiB
- * chunks 196-231 µs per append, 0.25 to 2 MiB 177-200 µs, none 235-284 µs.
+ * half of it are left. The size was chosen by measurement (BENCHMARKS.md, "Code constants").
  */
 export const PREALLOCATE_CHUNK = 1024 * 1024;
 let zeros: Buffer | null = null;
 
 /**
- * All file access of the store goes through this module: appends, positional reads, flush, fsync, truncate,
- * whole-file reads, atomic replacement and directory fsync, on `@rafkit/raf`'s `RandomAccessFile`.
+ * A data file's reads and writes: appends, positional reads, flush, fsync and truncate, on `@rafkit/raf`'s
+ * `RandomAccessFile`. The store opens it, and does every other file operation, through `store-dir.ts`.
  *
  * One unbuffered handle per data file (`bufferSize: 0`): a `get` is exactly one `readFullyAt` (one `pread`), and
  * a read never evicts or flushes anything. Appends are encoded by the caller straight into this file's append
@@ -80,8 +78,8 @@ export class DataFile {
    * Writes zeros ahead of the appends, up to {@link PREALLOCATE_CHUNK} bytes beyond what is already there (never past
    * `limit`), once fewer than half a chunk are left. An fdatasync then writes the zeros and the size change once,
    * and each later one that covers appends into them has only data to write: no block allocation or size change
-   * to commit to the journal (about 180 µs instead of 260 µs per fdatasync on ext4 here; `fallocate` would not
-   * do, as writing into its unwritten extents changes metadata too). The zeros start at or after
+   * to commit to the journal (BENCHMARKS.md, "Code constants"; `fallocate` would not do, as writing into its
+   * unwritten extents changes metadata too). The zeros start at or after
    * {@link DataFile.size}, so they never overwrite an append, buffered or not. Returns the bytes written.
    */
   preallocate(limit: number): number {
@@ -275,21 +273,6 @@ export function readWholeFile(path: string): Uint8Array {
   } finally {
     file.close();
   }
-}
-
-/** Replaces `path` atomically with `bytes`: write a temp file, fsync, rename, fsync the directory. */
-export function writeFileAtomic(dir: string, path: string, bytes: Uint8Array): void {
-  const tmp = `${path}.tmp`;
-  const file = new RandomAccessFile(tmp, "rw", { bufferSize: 0 });
-  try {
-    file.setLength(0);
-    file.writeAt(0, bytes);
-    file.sync();
-  } finally {
-    file.close();
-  }
-  fs.renameSync(tmp, path);
-  syncDirectory(dir);
 }
 
 /** fsyncs a directory so that creations, renames and unlinks in it survive a power loss. */

@@ -1,5 +1,4 @@
-import * as fs from "node:fs";
-import * as path from "node:path";
+import type { StoreDir } from "./store-dir";
 
 /**
  * The store directory's files:
@@ -39,11 +38,11 @@ const DATA = /^(\d{10})\.data$/;
 const HINT = /^(\d{10})\.hint$/;
 
 /** Lists the store files of `dir`, ignoring files that are not the store's. */
-export function listStore(dir: string): StoreListing {
+export function listStore(dir: StoreDir): StoreListing {
   const dataIds: number[] = [];
   const hintIds = new Set<number>();
   const temps: string[] = [];
-  for (const name of fs.readdirSync(dir)) {
+  for (const name of dir.list()) {
     let m = DATA.exec(name);
     if (m) {
       dataIds.push(Number(m[1]));
@@ -55,9 +54,4 @@ export function listStore(dir: string): StoreListing {
   }
   dataIds.sort((a, b) => a - b);
   return { dataIds, hintIds, temps };
-}
-
-/** `path.join` under a name that reads well at call sites. */
-export function inDir(dir: string, name: string): string {
-  return path.join(dir, name);
 }

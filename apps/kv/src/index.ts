@@ -17,3 +17,4 @@ export {
   type StoreStats,
   type VerifyReport,
 } from "./store";
+export { type DirectoryOps, type FileStat, realDirectory } from "./store-dir";

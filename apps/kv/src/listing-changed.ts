@@ -1,5 +1,9 @@
-import * as fs from "node:fs";
 import * as path from "node:path";
+import { setTimeout as sleep } from "node:timers/promises";
+import { KvError } from "./errors";
+import { type LoadOptions, loadStore } from "./recovery";
+import type { StoreDir } from "./store-dir";
+import type { StoreState } from "./store-state";
 
 /**
  * Loads a read-only open tries before giving up with `ERR_KV_BUSY`. A retry is needed only when a writer (one
@@ -24,17 +28,42 @@ export class ListingChanged extends Error {
  * is then consistent. An `ENOENT` for a path that is still there (a dangling symlink) or for the store directory
  * itself is real, and retrying would only hide it.
  */
-export function listingChanged(error: unknown, dir: string): boolean {
+export function listingChanged(error: unknown, dir: StoreDir): boolean {
   if (error instanceof ListingChanged) return true;
   const e = error as { code?: unknown; path?: unknown } | null;
   if (e?.code !== "ENOENT" || typeof e.path !== "string") return false;
   const gone = (p: string) => {
     try {
-      fs.lstatSync(p);
-      return false;
+      return dir.ops.stat(p, false) === undefined;
     } catch {
       return true;
     }
   };
-  return path.resolve(e.path) !== path.resolve(dir) && gone(e.path) && !gone(dir);
+  return path.resolve(e.path) !== path.resolve(dir.path) && gone(e.path) && !gone(dir.path);
+}
+
+/**
+ * {@link loadStore}, again while a read-only open of a live store (a writer without OS locks) finds its listing
+ * changed by a compaction: a fresh listing is consistent again. A writer owns the directory, so its errors are real.
+ */
+export async function loadRetrying(dir: StoreDir, options: LoadOptions): Promise<StoreState> {
+  const readOnly = options.readOnlyReason !== undefined;
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return loadStore(dir, options);
+    } catch (error) {
+      const stale = readOnly && listingChanged(error, dir);
+      if (stale && attempt < LOAD_ATTEMPTS) {
+        await sleep(attempt); // lets the writer finish deleting the compaction's inputs
+        continue;
+      }
+      if (!stale) throw error;
+      throw new KvError(
+        "ERR_KV_BUSY",
+        `store ${dir.path} kept changing under a read-only open (a writer compacting): ${LOAD_ATTEMPTS} attempts; try again`,
+        dir.path,
+        { cause: error },
+      );
+    }
+  }
 }

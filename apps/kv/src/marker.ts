@@ -1,9 +1,8 @@
-import * as fs from "node:fs";
 import { BigEndian } from "@rafkit/bits";
 import { crc32 } from "./crc32";
-import { DataFile, readWholeFile, writeFileAtomic } from "./data-file";
 import { KvError } from "./errors";
-import { dataFileName, inDir, listStore, MARKER_FILE } from "./file-names";
+import { dataFileName, listStore, MARKER_FILE } from "./file-names";
+import type { StoreDir } from "./store-dir";
 
 /**
  * The compaction marker `MERGED`: `"RKVM"(4) firstLiveId(8) crc32(4)`. Writing it (atomically: temp file, fsync,
@@ -13,10 +12,10 @@ import { dataFileName, inDir, listStore, MARKER_FILE } from "./file-names";
 const MAGIC = 0x524b564d;
 
 /** The first live data file id, 0 when there is no marker. Throws `ERR_KV_CORRUPT` for a damaged marker. */
-export function readMarker(dir: string): number {
-  const path = inDir(dir, MARKER_FILE);
-  if (!fs.existsSync(path)) return 0;
-  const bytes = readWholeFile(path);
+export function readMarker(dir: StoreDir): number {
+  const path = dir.file(MARKER_FILE);
+  if (!dir.exists(MARKER_FILE)) return 0;
+  const bytes = dir.read(MARKER_FILE);
   if (
     bytes.length !== 16 ||
     BigEndian.getInt32(bytes, 0) !== MAGIC ||
@@ -28,12 +27,12 @@ export function readMarker(dir: string): number {
 }
 
 /** Commits a compaction: data files numbered below `firstLiveId` become obsolete. */
-export function writeMarker(dir: string, firstLiveId: number): void {
+export function writeMarker(dir: StoreDir, firstLiveId: number): void {
   const bytes = new Uint8Array(16);
   BigEndian.setInt32(bytes, 0, MAGIC);
   BigEndian.setSafeInt64(bytes, 4, firstLiveId);
   BigEndian.setUint32(bytes, 12, crc32(bytes, 0, 12));
-  writeFileAtomic(dir, inDir(dir, MARKER_FILE), bytes);
+  dir.writeAtomic(MARKER_FILE, bytes);
 }
 
 /**
@@ -46,12 +45,12 @@ export function writeMarker(dir: string, firstLiveId: number): void {
  * nothing, live or not. So when every other data file holds no record, and no hint lacks its data file (a deleted
  * input's, or lost data: which one depends on the marker), every file counts as live: 0.
  */
-export function markerFromFiles(dir: string, damaged: unknown): number {
+export function markerFromFiles(dir: StoreDir, damaged: unknown): number {
   const { dataIds, hintIds } = listStore(dir);
   const others = dataIds.slice(0, -1);
   const orphanHint = [...hintIds].some((id) => !dataIds.includes(id));
-  if (!orphanHint && others.every((id) => holdsNoRecord(inDir(dir, dataFileName(id))))) return 0;
-  const path = inDir(dir, MARKER_FILE);
+  if (!orphanHint && others.every((id) => holdsNoRecord(dir, dataFileName(id)))) return 0;
+  const path = dir.file(MARKER_FILE);
   const range =
     dataIds.length === 0
       ? "no data files"
@@ -69,8 +68,8 @@ export function markerFromFiles(dir: string, damaged: unknown): number {
 }
 
 /** Whether a data file is empty or all zeros (an active file's preallocated tail): no record starts in zeros. */
-function holdsNoRecord(path: string): boolean {
-  const file = DataFile.open(path, "r");
+function holdsNoRecord(dir: StoreDir, name: string): boolean {
+  const file = dir.open(name, "r");
   try {
     const chunk = new Uint8Array(Math.min(file.size, 1 << 20));
     for (let pos = 0; pos < file.size; pos += chunk.length) {

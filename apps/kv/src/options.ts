@@ -1,3 +1,5 @@
+import type { DirectoryOps } from "./store-dir";
+
 /** When a write reaches the disk. */
 export type SyncMode = "always" | "batch" | "never";
 
@@ -27,6 +29,11 @@ export interface OpenOptions {
    * infinite size is refused. Default 16 MiB.
    */
   readonly cacheSize?: number;
+  /**
+   * The file operations the store does in its directory (listing, stat, rename, unlink, directory fsync, whole-file
+   * reads and writes, opening data files). Default: the real filesystem. For fault injection and crash simulation.
+   */
+  readonly directory?: DirectoryOps;
 }
 
 /** Progress of a long operation: `done` of `total` units (records or bytes). */

@@ -1,7 +1,7 @@
 import { type FileLock, LockUnsupportedError, RandomAccessFile } from "@rafkit/raf";
-import { readWholeFile } from "./data-file";
 import { KvLockedError } from "./errors";
-import { inDir, LOCK_FILE } from "./file-names";
+import { LOCK_FILE } from "./file-names";
+import type { StoreDir } from "./store-dir";
 
 /** Stores open in this process, by real path: locks between two opens of one process are not reliable everywhere. */
 const openHere = new Map<string, "read" | "write" | number>();
@@ -38,9 +38,10 @@ export class StoreLock {
     this.osLocked = lock !== null;
   }
 
-  /** Takes the lock of the store in `dir` (a real path), or throws {@link KvLockedError}. */
-  static acquire(dir: string, shared: boolean): StoreLock {
-    const path = inDir(dir, LOCK_FILE);
+  /** Takes the lock of the store in `store`, or throws {@link KvLockedError}. */
+  static acquire(store: StoreDir, shared: boolean): StoreLock {
+    const dir = store.path;
+    const path = store.file(LOCK_FILE);
     const here = openHere.get(dir);
     if (here !== undefined && (!shared || here === "write")) {
       throw new KvLockedError(
@@ -60,7 +61,7 @@ export class StoreLock {
     let lock: FileLock | null;
     try {
       const taken = tryLock(file, shared);
-      if (taken === undefined) throw lockedError(dir, path, shared, file);
+      if (taken === undefined) throw lockedError(store, shared, file);
       lock = taken;
       if (!shared) {
         const pid = new TextEncoder().encode(`${process.pid}\n`);
@@ -111,12 +112,8 @@ function tryLock(file: RandomAccessFile, shared: boolean): FileLock | null | und
   }
 }
 
-function lockedError(
-  dir: string,
-  path: string,
-  shared: boolean,
-  file: RandomAccessFile,
-): KvLockedError {
+function lockedError(store: StoreDir, shared: boolean, file: RandomAccessFile): KvLockedError {
+  const dir = store.path;
   // A writer that cannot take the lock exclusively, but could share it, is blocked by readers only.
   if (!shared) {
     const probe = file.tryLock({ shared: true });
@@ -128,14 +125,14 @@ function lockedError(
       );
     }
   }
-  const pid = readPid(path);
+  const pid = readPid(store);
   const holder = pid === undefined ? "another process" : `process ${pid}`;
   return new KvLockedError(`store ${dir} is locked for writing by ${holder}`, dir, pid);
 }
 
-function readPid(path: string): number | undefined {
+function readPid(store: StoreDir): number | undefined {
   try {
-    const pid = Number.parseInt(Buffer.from(readWholeFile(path)).toString("latin1"), 10);
+    const pid = Number.parseInt(Buffer.from(store.read(LOCK_FILE)).toString("latin1"), 10);
     return Number.isSafeInteger(pid) && pid > 0 ? pid : undefined;
   } catch {
     return undefined;

@@ -4,7 +4,42 @@ import * as path from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import { open } from "../src";
+import { keyIdBytes } from "../src/bytes";
+import { decodeHint } from "../src/hint-file";
 import { dataFiles, flipByte, tempDir } from "./helpers";
+
+describe("CompactionResult", () => {
+  it("counts the files a compaction wrote and removed, not those that writes during it started", async () => {
+    const dir = tempDir();
+    const db = await open(dir, { maxFileSize: 4096, sync: "never" });
+    for (let i = 0; i < 300; i++) await db.put(`old:${i}`, `value-${i}-${"x".repeat(60)}`);
+    for (let i = 0; i < 300; i += 3) await db.delete(`old:${i}`);
+    const before = new Set(dataFiles(dir));
+    const running = db.compact();
+    // Enough writes meanwhile to fill and seal several active files.
+    const writes: Promise<void>[] = [];
+    for (let i = 0; i < 200; i++) writes.push(db.put(`new:${i}`, "y".repeat(100)));
+    const result = await running;
+    await Promise.all(writes);
+    await db.close();
+    const after = dataFiles(dir);
+    const added = after.filter((n) => !before.has(n));
+    // A compaction's outputs hold only records it copied: the keys written before it started.
+    const outputs = added.filter((name) => {
+      const hintPath = path.join(dir, name.replace(".data", ".hint"));
+      if (!fs.existsSync(hintPath)) return false; // an empty active file
+      const hint = decodeHint(fs.readFileSync(hintPath));
+      return hint!.entries.every((h) =>
+        Buffer.from(keyIdBytes(h.id)).toString().startsWith("old:"),
+      );
+    });
+    expect(outputs.length).toBeGreaterThan(1);
+    expect(added.length).toBeGreaterThan(outputs.length + 1); // writes started files of their own
+    expect(result.filesWritten).toBe(outputs.length);
+    expect(result.filesRemoved).toBe([...before].filter((n) => !after.includes(n)).length);
+    expect(result.filesRemoved).toBeGreaterThan(1);
+  });
+});
 
 // Children run the built store, as the crash test's writer does.
 const DIST = fileURLToPath(new URL("../dist/index.js", import.meta.url));
@@ -77,6 +112,46 @@ describe("a compaction's commit", () => {
     db = await open(dir, { repair: true });
     expect(await db.get("a")).toBeUndefined();
     expect(await db.getString("b")).toBe("before");
+    await db.close();
+  });
+});
+
+describe("compaction under a writer that awaits every write", () => {
+  it.each([
+    ["never", 200_000],
+    ["always", 5_000],
+  ] as const)("finishes under sync %s while the writer keeps going", async (sync, limit) => {
+    const dir = tempDir();
+    const db = await open(dir, { sync: sync === "always" ? "never" : sync });
+    for (let i = 0; i < 3000; i++) db.put(`k${i}`, `value-${i}`);
+    await db.close();
+    const writer = await open(dir, { sync });
+    let done = false;
+    const compaction = writer.compact().then(() => {
+      done = true;
+    });
+    let puts = 0;
+    while (!done && puts < limit) await writer.put(`w${puts++ % 100}`, "x");
+    expect(done).toBe(true);
+    await compaction;
+    expect(writer.stats().keys).toBe(3000 + Math.min(puts, 100));
+    await writer.close();
+  });
+});
+
+describe("acknowledgements during a compaction", () => {
+  it("resolve in write order", async () => {
+    const dir = tempDir();
+    const db = await open(dir, { sync: "always" });
+    for (let i = 0; i < 2000; i++) db.put(`k${i}`, "v");
+    const compaction = db.compact();
+    const order: number[] = [];
+    await Promise.all(
+      Array.from({ length: 40 }, (_, i) => db.put("x", `v${i}`).then(() => order.push(i))),
+    );
+    await compaction;
+    expect(order).toEqual([...order].sort((a, b) => a - b));
+    expect(await db.getString("x")).toBe("v39");
     await db.close();
   });
 });

@@ -21,7 +21,7 @@ vi.mock("../src/marker", async (importOriginal) => {
   const real = await importOriginal<typeof import("../src/marker")>();
   return {
     ...real,
-    readMarker: (dir: string) => {
+    readMarker: (dir: import("../src/store-dir").StoreDir) => {
       const marker = real.readMarker(dir);
       counts.markerCalls++;
       if (counts.markerCalls % 2 === 0 && counts.staleReads > 0) {

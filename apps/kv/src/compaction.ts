@@ -1,0 +1,169 @@
+import { setImmediate as nextTurn } from "node:timers/promises";
+import type { DataFile } from "./data-file";
+import { KvError } from "./errors";
+import { dataFileName, hintFileName } from "./file-names";
+import type { GroupCommit } from "./group-commit";
+import { encodeHint, type HintEntry } from "./hint-file";
+import { writeMarker } from "./marker";
+import type { ProgressCallback } from "./options";
+import { checkRecord, HEADER_SIZE } from "./record";
+import { closeQuietly, type StoreState } from "./store-state";
+import type { CompactionResult } from "./types";
+import { rotate } from "./writes";
+
+/**
+ * Compaction: rewrites every live record of the sealed files into new files and drops the old ones, while reads and
+ * writes go on. The steps are numbered below; one atomic rename of the marker is the commit point, so a crash at
+ * any point leaves a store that opens with all its data. `closing` tells it to stop.
+ */
+export async function compactNow(
+  state: StoreState,
+  commit: GroupCommit,
+  closing: () => boolean,
+  onProgress?: ProgressCallback,
+): Promise<CompactionResult> {
+  const dir = state.dir;
+  const filesBefore = state.files.size;
+  const bytesBefore = state.totalBytes();
+  // 1. Seal the active file, so that every file below the new active id is immutable: the inputs.
+  if (state.active!.size > 0) rotate(state, commit);
+  const firstLive = state.activeId;
+  const inputs = [...state.files.keys()].filter((id) => id < firstLive);
+  const keydir = state.keydir;
+  /** A live record to copy: its key, slot, and (to tell whether a write replaced it meanwhile) timestamp. */
+  interface Live {
+    id: string;
+    slot: number;
+    ts: number;
+    file: number;
+    offset: number;
+    size: number;
+  }
+  const work: Live[] = [];
+  for (const [id, slot] of keydir.entries()) {
+    const file = keydir.file(slot);
+    if (file >= firstLive) continue;
+    const [ts, offset, size] = [
+      keydir.timestamp(slot),
+      keydir.offset(slot),
+      keydir.recordSize(slot),
+    ];
+    work.push({ id, slot, ts, file, offset, size });
+  }
+  work.sort((a, b) => a.file - b.file || a.offset - b.offset);
+  const unchanged = (w: Live) => keydir.find(w.id) === w.slot && keydir.timestamp(w.slot) === w.ts;
+
+  // 2. Copy live records into new files named *.tmp, yielding to other work between small batches.
+  interface Output {
+    id: number;
+    file: DataFile;
+    hints: HintEntry[];
+  }
+  const outputs: Output[] = [];
+  const updates: { live: Live; file: number; offset: number }[] = [];
+  let out: Output | null = null;
+  let buf = new Uint8Array(4096);
+  try {
+    for (let i = 0; i < work.length; i++) {
+      const entry = work[i]!;
+      const id = entry.id;
+      if (i % 256 === 0) {
+        onProgress?.(i, work.length);
+        await nextTurn();
+        if (closing())
+          throw new KvError("ERR_KV_CLOSED", "compaction stopped: the store is closing");
+        // A failed write loaded the key directory again meanwhile (its slots are not the ones above).
+        if (state.readOnlyReason !== undefined)
+          throw new KvError(
+            "ERR_KV_READ_ONLY",
+            `compaction stopped: the store is read-only: ${state.readOnlyReason}`,
+            dir.path,
+          );
+      }
+      if (!unchanged(entry)) continue; // overwritten or deleted meanwhile
+      if (buf.length < entry.size) buf = new Uint8Array(entry.size);
+      const record = buf.subarray(0, entry.size);
+      state.files.get(entry.file)!.readAt(entry.offset, record, 0, entry.size);
+      if (!checkRecord(record, 0, entry.size)) {
+        throw state.foundCorrupt(id, entry.file, entry.offset, entry.size, "; compaction stopped");
+      }
+      if (out === null || (out.file.size > 0 && out.file.size + entry.size > state.maxFileSize)) {
+        const oid = state.nextId++;
+        out = {
+          id: oid,
+          file: dir.open(`${dataFileName(oid)}.tmp`, "rw"),
+          hints: [],
+        };
+        outputs.push(out); // first: the catch below closes and removes it if its truncate fails
+        out.file.truncate(0);
+      }
+      const offset = out.file.append(record);
+      const valueLength = entry.size - HEADER_SIZE - id.length;
+      out.hints.push({ id, timestamp: entry.ts, valueLength, offset });
+      updates.push({ live: entry, file: out.id, offset });
+    }
+    onProgress?.(work.length, work.length);
+
+    // Keys written meanwhile were skipped above, their inputs' records being older: the newer records must be on
+    // disk before the marker makes the older ones obsolete, whatever the sync mode (a batch group's fsync may not
+    // have started yet; under never, the older record was durable and the newer one not). Before the outputs get
+    // their final names (nothing runs in between): when it fails, the store stops (as after any failed fsync of
+    // the active file) and the catch below removes the outputs.
+    try {
+      state.active?.datasync();
+    } catch (error) {
+      commit.activeSyncFailed(error);
+      throw error;
+    }
+    // 3. Make the new files durable under their final names. Until the marker exists they are duplicates
+    //    of records in the inputs: harmless, as the same timestamp resolves to the same value.
+    for (const o of outputs) {
+      o.file.sync();
+      o.file.close();
+      dir.writeAtomic(hintFileName(o.id), encodeHint(o.hints, o.file.size));
+      dir.rename(`${dataFileName(o.id)}.tmp`, dataFileName(o.id));
+    }
+    dir.sync();
+  } catch (error) {
+    // The hints first, and durably: one without its data file would be taken for lost data.
+    for (const o of outputs) {
+      // Quietly: an output whose appends could not be written fails its flush again on close (the descriptor
+      // is closed all the same), and the outputs after it must still be closed and removed.
+      closeQuietly(o.file);
+      dir.remove(hintFileName(o.id));
+    }
+    dir.sync();
+    for (const o of outputs) {
+      dir.remove(`${dataFileName(o.id)}.tmp`);
+      dir.remove(dataFileName(o.id));
+    }
+    throw error;
+  }
+
+  // The writes made meanwhile are durable now (the fdatasync above): none may be cut back after the commit
+  // counts on them.
+  commit.settleAll();
+  // 4. The commit point: one atomic rename makes every input obsolete at once.
+  writeMarker(dir, firstLive);
+  for (const o of outputs) state.files.set(o.id, dir.open(dataFileName(o.id), "r"));
+  // The same bytes in a new place: a cached value stays cached.
+  for (const u of updates) if (unchanged(u.live)) keydir.move(u.live.slot, u.file, u.offset);
+  // 5. Delete the inputs; a crash here is finished by the next open, which honours the marker.
+  for (const id of inputs) {
+    const input = state.files.get(id);
+    if (input !== undefined) commit.closeWhenSynced(input);
+    state.files.delete(id);
+    dir.remove(dataFileName(id));
+    dir.remove(hintFileName(id));
+  }
+  dir.sync();
+  return {
+    filesBefore,
+    filesAfter: state.files.size,
+    filesWritten: outputs.length,
+    filesRemoved: inputs.length,
+    bytesBefore,
+    bytesAfter: state.totalBytes(),
+    records: updates.length,
+  };
+}

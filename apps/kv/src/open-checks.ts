@@ -1,0 +1,76 @@
+import * as path from "node:path";
+import { KvError } from "./errors";
+import { LOCK_FILE, listStore, MARKER_FILE } from "./file-names";
+import type { OpenOptions } from "./options";
+import type { DirectoryOps, StoreDir } from "./store-dir";
+
+/** Throws `ERR_KV_INVALID_ARG` for options {@link OpenOptions} does not allow. */
+export function checkOpenOptions(options: OpenOptions): void {
+  if (options.sync !== undefined && !["always", "batch", "never"].includes(options.sync)) {
+    throw new KvError("ERR_KV_INVALID_ARG", `sync must be "always", "batch" or "never"`);
+  }
+  const { maxFileSize, cacheSize } = options;
+  if (maxFileSize !== undefined && !(Number.isSafeInteger(maxFileSize) && maxFileSize > 0)) {
+    throw new KvError(
+      "ERR_KV_INVALID_ARG",
+      `maxFileSize must be a positive integer (bytes), got ${String(maxFileSize)}`,
+    );
+  }
+  if (
+    cacheSize !== undefined &&
+    !(typeof cacheSize === "number" && cacheSize >= 0 && cacheSize < Infinity)
+  ) {
+    throw new KvError(
+      "ERR_KV_INVALID_ARG",
+      `cacheSize must be a number of bytes, 0 or more, got ${String(cacheSize)}`,
+    );
+  }
+  if (options.readOnly && options.repair) {
+    throw new KvError("ERR_KV_INVALID_ARG", "repair needs a writable open (readOnly: false)");
+  }
+}
+
+/** The real path of the store directory `dir`, made first when `create` allows (its parent must exist). */
+export function ensureDirectory(ops: DirectoryOps, dir: string, create: boolean): string {
+  const abs = path.resolve(dir);
+  let stat = ops.stat(abs);
+  if (stat === undefined && create) {
+    try {
+      ops.makeDirectory(abs);
+    } catch (error) {
+      throw new KvError(
+        "ERR_KV_NO_STORE",
+        `cannot create store directory ${abs}: ${(error as Error).message}`,
+        abs,
+        { cause: error },
+      );
+    }
+    ops.syncDirectory(path.dirname(abs));
+    stat = ops.stat(abs);
+  }
+  if (stat === undefined)
+    throw new KvError("ERR_KV_NO_STORE", `no such store directory: ${abs}`, abs);
+  if (!stat.isDirectory) throw new KvError("ERR_KV_NO_STORE", `not a directory: ${abs}`, abs);
+  return ops.realPath(abs);
+}
+
+/**
+ * Throws `ERR_KV_NO_STORE` when `dir` holds no store and none may be made there: nothing is created where a store
+ * was expected, nor among another program's files (a LevelDB directory, say); a read-only open would otherwise
+ * leave a LOCK file in any directory it is pointed at.
+ */
+export function checkIsStore(dir: StoreDir, create: boolean): void {
+  // A writable open makes a data file at once, and compaction leaves a marker.
+  if (dir.exists(MARKER_FILE) || listStore(dir).dataIds.length > 0) return;
+  const why = !create
+    ? "is not a rafkv store (it has no data files)"
+    : hasForeignFiles(dir)
+      ? "is not empty and holds no rafkv store"
+      : undefined;
+  if (why !== undefined) throw new KvError("ERR_KV_NO_STORE", `${dir.path} ${why}`, dir.path);
+}
+
+/** Whether `dir` holds files a store does not make (a LOCK and temp files are what an interrupted first open leaves). */
+function hasForeignFiles(dir: StoreDir): boolean {
+  return dir.list().some((n) => n !== LOCK_FILE && !n.endsWith(".tmp"));
+}

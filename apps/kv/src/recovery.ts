@@ -1,0 +1,380 @@
+import { readDamaged } from "./damage-file";
+import type { DataFile } from "./data-file";
+import { dataFileName, hintFileName, listStore, MARKER_FILE } from "./file-names";
+import { hintMatches, hintMismatch } from "./hint-check";
+import { decodeHint, type HintEntry, HintWriter } from "./hint-file";
+import { ListingChanged } from "./listing-changed";
+import { markerFromFiles, readMarker, writeMarker } from "./marker";
+import { recordSize } from "./record";
+import { scanDataFile } from "./scan";
+import type { StoreDir } from "./store-dir";
+import { StoreState } from "./store-state";
+
+/** A data file whose cut back after a failed write failed: loads read it only up to `end`. */
+export interface CutFailed {
+  readonly path: string;
+  readonly end: number;
+}
+
+/** How {@link loadStore} loads. */
+export interface LoadOptions {
+  readonly maxFileSize: number;
+  /** Why the store is read-only (then nothing is written), or undefined for a writer. */
+  readonly readOnlyReason: string | undefined;
+  /** Drop damaged records, for a repair's compaction to rewrite the rest (a writer only). */
+  readonly repair: boolean;
+  readonly cutFailed: CutFailed | null;
+}
+
+/**
+ * Recovery: reads the store directory into a {@link StoreState}. It honours the compaction marker, deletes what a
+ * crash left (a writer), finds lost data files and damage, cuts torn and zero tails, and picks the active file.
+ * The files it opened are closed when it throws.
+ */
+export function loadStore(dir: StoreDir, options: LoadOptions): StoreState {
+  const state = new StoreState(dir, options.maxFileSize, options.readOnlyReason);
+  try {
+    new Loader(dir, state, options.cutFailed).load(options.repair);
+  } catch (error) {
+    state.closeFiles();
+    throw error;
+  }
+  return state;
+}
+
+/**
+ * After a failed write was cut back: the state loaded again, read-only, from the files as they are now (what a
+ * reopen would show), with the damage seen before first. `failed`, the active file, is left open (see
+ * `GroupCommit.writeFailed`). Null when the files cannot be read back.
+ */
+export function reload(
+  old: StoreState,
+  failed: DataFile,
+  cutFailed: CutFailed | null,
+): StoreState | null {
+  const seen = [...old.recovery];
+  if (old.files.get(old.activeId) === failed) old.files.delete(old.activeId);
+  old.active = null;
+  old.closeFiles();
+  let fresh: StoreState;
+  try {
+    fresh = loadStore(old.dir, {
+      maxFileSize: old.maxFileSize,
+      readOnlyReason: old.readOnlyReason,
+      repair: false,
+      cutFailed,
+    });
+  } catch {
+    return null;
+  }
+  const added = fresh.recovery.filter(
+    (r) => !seen.some((s) => s.file === r.file && s.offset === r.offset && s.kind === r.kind),
+  );
+  fresh.recovery.length = 0;
+  fresh.recovery.push(...seen, ...added);
+  return fresh;
+}
+
+/** After a repair's compaction committed: the hints of lost data files are below its marker, and go. */
+export function removeLostHints(state: StoreState): void {
+  for (const id of state.lost) state.dir.remove(hintFileName(id));
+  if (state.lost.length > 0) state.dir.sync();
+  state.lost = [];
+}
+
+class Loader {
+  readonly #dir: StoreDir;
+  readonly #s: StoreState;
+  readonly #cutFailed: CutFailed | null;
+
+  constructor(dir: StoreDir, state: StoreState, cutFailed: CutFailed | null) {
+    this.#dir = dir;
+    this.#s = state;
+    this.#cutFailed = cutFailed;
+  }
+
+  load(repair: boolean): void {
+    const writable = this.#s.readOnlyReason === undefined;
+    let firstLive: number;
+    let markerDamaged = false;
+    try {
+      firstLive = readMarker(this.#dir);
+    } catch (error) {
+      if (!repair) throw error;
+      firstLive = markerFromFiles(this.#dir, error);
+      markerDamaged = true;
+      // Written at once: the files this repair makes next (an active file, its compaction's outputs) would keep
+      // a repair killed before its commit from deciding again.
+      writeMarker(this.#dir, firstLive);
+    }
+    const listing = listStore(this.#dir);
+    const ids = listing.dataIds.filter((id) => id >= firstLive);
+    const live = new Set(ids);
+    const lost = this.#lostDataFiles(listing, firstLive, live, writable);
+    // A reader of a live store: a compaction committed during the listing may have renamed its outputs after
+    // readdir passed their names, or deleted inputs the old marker counts on. Files it deletes later fail to open.
+    if (!writable && readMarker(this.#dir) !== firstLive) throw new ListingChanged();
+    if (writable) this.#removeLeftovers(listing, firstLive, live, new Set(lost));
+    if (writable) this.#removeEmpty(ids, listing.hintIds);
+    const lastId = ids.at(-1);
+    // Above a lost file's id too: a new data file must never pair with its hint.
+    this.#s.nextId = Math.max(firstLive, (lastId ?? 0) + 1, (lost.at(-1) ?? 0) + 1, 1);
+    const tombs = new Map<string, number>();
+    const torn: { file: DataFile; offset: number; id: number }[] = [];
+    const zeroTails: DataFile[] = [];
+    let corrupt = false;
+    const damageIn = (file: string, offset: number, bytes: number) => {
+      corrupt = true;
+      if (this.#s.recovery.some((r) => r.file === file && r.offset === offset)) return; // seen twice
+      const action = repair && writable ? "skipped" : "ignored";
+      this.#s.recovery.push({ file, offset, kind: "corrupt", action, bytes });
+    };
+    const damage = (id: number, offset: number, bytes: number) =>
+      damageIn(dataFileName(id), offset, bytes);
+    // Found by reads in an earlier session (see Store.#foundCorrupt).
+    for (const d of readDamaged(this.#dir)) damageIn(d.file, d.offset, d.bytes);
+    // Only a repair gets here: its compaction writes a new marker.
+    if (markerDamaged) damageIn(MARKER_FILE, 0, 16);
+    for (const id of lost) {
+      // A data file gone from under its hint: its records are lost. Their keys go (as a repair drops hinted
+      // records it cannot find) rather than let an older value of theirs answer; the hint stays as the evidence.
+      const hint = decodeHint(this.#dir.read(hintFileName(id)));
+      if (hint) for (const h of hint.entries) this.#index({ ...h, valueLength: -1 }, id, tombs);
+      damage(id, 0, hint?.coveredLength ?? 0);
+    }
+    this.#s.lost = lost;
+    // A reader opens every file before it scans any: a live writer's compaction may delete them (the reader then
+    // loads again), and the shorter the time from listing to the last open, the rarer that is. Once open, a file
+    // stays readable even when deleted. A writer owns the directory: it reads each hint when its turn comes, so at
+    // most one hint's bytes are held at a time.
+    const readHintBytes = (id: number) =>
+      listing.hintIds.has(id) ? this.#dir.read(hintFileName(id)) : null;
+    const snapshot = ids.map((id) => {
+      // The hint before the data file's size: a writer that seals the file in between (a read-only open of a live
+      // store) wrote the hint after the bytes it covers, so the size taken next is at least its coverage.
+      // Its bytes, decoded only when its turn comes: entry objects of every hint at once would take far more memory.
+      const hintBytes = writable ? null : readHintBytes(id);
+      const mode = writable && id === lastId ? "rw" : "r";
+      const file = this.#dir.open(dataFileName(id), mode);
+      this.#s.files.set(id, file);
+      const cut = this.#cutFailed;
+      if (cut !== null && cut.path === file.path && cut.end < file.size)
+        file.setContentEnd(cut.end);
+      return { id, file, hintBytes };
+    });
+    for (const entry of snapshot) {
+      const { id, file } = entry;
+      const bytes = writable ? readHintBytes(id) : entry.hintBytes;
+      entry.hintBytes = null; // read once: let it go with the entries decoded from it
+      const hasHint = bytes !== null;
+      const hint = bytes && decodeHint(bytes);
+      const collect = id === lastId && writable ? this.#s.activeHints : null;
+      const apply = (h: HintEntry) => {
+        this.#index(h, id, tombs);
+        collect?.add(h.id, h.timestamp, h.valueLength, h.offset);
+      };
+      let from = 0;
+      // A damaged hint is derived data gone bad: the data file is scanned instead, and a writer deletes it.
+      let stale = hasHint && hint === null;
+      // Repair reads every record (damage inside a hinted file shows only when its bytes are read), and compares
+      // what it read with the hint.
+      const seen: HintEntry[] | null = repair && hint ? [] : null;
+      if (hint && hint.coveredLength > file.size) {
+        // A hint is written only after the bytes it covers were synced: the data file lost some since.
+        damage(id, file.size, hint.coveredLength - file.size);
+      }
+      if (hint && !repair) {
+        // The hint says what was written: the key directory follows it even where the data disagrees, so that a
+        // read of a damaged record fails its check instead of returning an older value.
+        const bad = hintMismatch(file, hint.entries);
+        if (bad >= 0) damage(id, bad, 0);
+        for (const h of hint.entries) apply(h);
+        from = Math.min(hint.coveredLength, file.size);
+      }
+      const result = scanDataFile(file, from, (header, key, offset) => {
+        const h = { id: key, timestamp: header.timestamp, valueLength: header.valueLength, offset };
+        seen?.push(h);
+        apply(h);
+      });
+      const coverage = hint?.coveredLength ?? 0;
+      if (hint && seen) {
+        // Repair: the hinted records the scan did not find were damaged. Their keys go (rather than show an older
+        // value), and the hint, which no longer describes the file, with them.
+        const found = new Set(seen.map((h) => h.offset));
+        for (const h of hint.entries) {
+          if (found.has(h.offset)) continue;
+          stale = true;
+          damage(id, h.offset, recordSize(h.id.length, h.valueLength));
+          apply({ id: h.id, timestamp: h.timestamp, valueLength: -1, offset: h.offset });
+        }
+        if (!stale && !hintMatches(hint.entries, seen)) {
+          stale = true;
+          // A hint that disagrees with records that are intact: the repair's compaction rewrites the file anyway.
+          damageIn(hintFileName(id), 0, 0);
+        }
+      }
+      // Not during a repair: until its compaction commits, a crash must leave the damage as it found it, and the
+      // commit deletes the inputs' hints with them.
+      if (stale && writable && !repair) {
+        this.#dir.remove(hintFileName(id));
+        this.#dir.sync();
+      }
+      // A zero tail: zeros written ahead of the appends (a writer killed or still running), not damage.
+      if (result.zeroTail > 0) file.setContentEnd(file.size - result.zeroTail);
+      const tornTail = result.damage.some((d) => d.kind === "torn-tail"); // cut at the torn tail, zeros and all
+      if (result.zeroTail > 0 && !tornTail && writable) zeroTails.push(file);
+      for (const d of result.damage) {
+        // A "torn tail" inside what a hint covers is damage: those bytes had been fsynced (only repair scans there).
+        if (d.kind === "torn-tail" && d.offset >= coverage) {
+          torn.push({ file, offset: d.offset, id });
+          continue;
+        }
+        // Not the key of a damaged record, though its header may still read: its timestamp cannot be trusted (one
+        // raised by the damage would shadow the key's newer records and push the store's clock), and a torn tail
+        // whose value holds record-like bytes looks the same.
+        damage(id, d.offset, (d.resumeAt ?? file.size) - d.offset);
+      }
+    }
+    if (corrupt && !repair && writable) {
+      const first = this.#s.recovery.find((r) => r.kind === "corrupt")!;
+      this.#s.readOnlyReason =
+        lost.length > 0
+          ? `data file ${dataFileName(lost[0]!)} is missing, its hint file remains (open with repair to drop its keys)`
+          : `corrupt record in ${first.file} at offset ${first.offset} (open with repair to drop it)`;
+    }
+    const cut = this.#s.readOnlyReason === undefined;
+    // Cut like a torn tail (below, which cuts the zeros after it too), but not reported: the file's clean end.
+    // Not only the newest file's: a crash after a compaction renamed its outputs leaves the active file it wrote
+    // to below them.
+    if (cut) for (const file of zeroTails) this.#cutTail(file, file.size);
+    for (const t of torn) {
+      const bytes = t.file.size - t.offset;
+      if (cut) this.#cutTail(t.file, t.offset);
+      this.#s.recovery.push({
+        file: dataFileName(t.id),
+        offset: t.offset,
+        kind: "torn-tail",
+        action: cut ? "truncated" : "ignored",
+        bytes,
+      });
+    }
+    if (this.#s.readOnlyReason !== undefined) return;
+    const last = lastId === undefined ? undefined : this.#s.files.get(lastId);
+    if (last && lastId !== undefined && !corrupt && last.size < this.#s.maxFileSize) {
+      this.#s.active = last;
+      this.#s.activeId = lastId;
+    } else {
+      this.#s.activeHints = new HintWriter();
+      this.#s.startActiveFile();
+    }
+  }
+
+  /**
+   * Hint files at or above the marker whose data file is gone: lost data. Not one whose data file is still
+   * `N.data.tmp`: a compaction renames an output's hint into place just before its data file, so a crash between
+   * the two leaves that pair (an uncommitted output, a leftover).
+   */
+  #lostDataFiles(
+    listing: ReturnType<typeof listStore>,
+    firstLive: number,
+    live: Set<number>,
+    writable: boolean,
+  ): number[] {
+    const lost: number[] = [];
+    for (const id of [...listing.hintIds].sort((a, b) => a - b)) {
+      if (id < firstLive || live.has(id)) continue;
+      const name = dataFileName(id);
+      if (listing.temps.includes(`${name}.tmp`)) continue;
+      // A reader of a live store: readdir may have missed an output renamed while it ran, or a failed compaction
+      // may have just removed its output (hint first, then the data file). Either way a fresh listing differs.
+      const exists = (n: string) => this.#dir.exists(n);
+      if (!writable && (exists(name) || exists(`${name}.tmp`) || !exists(hintFileName(id)))) {
+        throw new ListingChanged();
+      }
+      lost.push(id);
+    }
+    return lost;
+  }
+
+  /**
+   * Deletes what a crash may have left: obsolete files of a committed compaction, temp files, orphan hints (not
+   * those of `lost` data files: they are the evidence).
+   */
+  #removeLeftovers(
+    listing: ReturnType<typeof listStore>,
+    firstLive: number,
+    live: Set<number>,
+    lost: Set<number>,
+  ): void {
+    // Orphan hints first, and durably: an uncommitted output's hint must not outlive its `.tmp` data file, or the
+    // next open would take it for lost data.
+    const hints: string[] = [];
+    for (const id of listing.hintIds)
+      if (!live.has(id) && !lost.has(id)) hints.push(hintFileName(id));
+    for (const name of hints) this.#dir.remove(name);
+    if (hints.length > 0) this.#dir.sync();
+    const doomed: string[] = [...listing.temps];
+    for (const id of listing.dataIds) if (id < firstLive) doomed.push(dataFileName(id));
+    // Ascending ids: harmless in any order, since the marker already made them all obsolete.
+    for (const name of doomed) this.#dir.remove(name);
+    if (doomed.length > 0) this.#dir.sync();
+  }
+
+  /**
+   * Drops empty data files other than the newest (a compaction's sealed-empty active file, say). Not one with a
+   * hint: a hint covering bytes the file no longer has is evidence of lost data, which the open reports.
+   */
+  #removeEmpty(ids: number[], hinted: Set<number>): void {
+    for (let i = ids.length - 2; i >= 0; i--) {
+      if (hinted.has(ids[i]!)) continue;
+      const name = dataFileName(ids[i]!);
+      if (this.#dir.ops.stat(this.#dir.file(name))?.size === 0) {
+        this.#dir.remove(name);
+        this.#dir.remove(hintFileName(ids[i]!));
+        ids.splice(i, 1);
+      }
+    }
+  }
+
+  /** Applies one record to the key directory during open: the larger timestamp wins; tombstones shadow. */
+  #index(h: HintEntry, file: number, tombs: Map<string, number>): void {
+    if (h.timestamp > this.#s.lastTs) this.#s.lastTs = h.timestamp;
+    const prev = this.#s.keydir.find(h.id);
+    if (h.valueLength < 0) {
+      if (prev >= 0 && this.#s.keydir.timestamp(prev) < h.timestamp) this.#s.keydir.delete(h.id);
+      if ((tombs.get(h.id) ?? -1) < h.timestamp) tombs.set(h.id, h.timestamp);
+      return;
+    }
+    if (prev >= 0 && this.#s.keydir.timestamp(prev) >= h.timestamp) return;
+    if ((tombs.get(h.id) ?? -1) > h.timestamp) return;
+    this.#s.keydir.set(
+      h.id,
+      file,
+      h.offset,
+      recordSize(h.id.length, h.valueLength),
+      h.timestamp,
+      -1,
+    );
+  }
+
+  /**
+   * Cuts `file` at `end` and fsyncs: its torn or zero tail. The newest file is open for writing; an older one (the
+   * active file of a compaction whose outputs were renamed before a crash) is cut through a writable handle of its
+   * own.
+   */
+  #cutTail(file: DataFile, end: number): void {
+    if (file.writable) {
+      file.truncate(end);
+      file.sync();
+      return;
+    }
+    const rw = this.#dir.ops.openData(file.path, "rw");
+    try {
+      rw.truncate(end);
+      rw.sync();
+    } finally {
+      rw.close();
+    }
+    file.setContentEnd(end);
+  }
+}

@@ -1,0 +1,149 @@
+import * as fs from "node:fs";
+import * as path from "node:path";
+import { RandomAccessFile } from "@rafkit/raf";
+import { DataFile, readWholeFile, syncDirectory } from "./data-file";
+
+/** What {@link DirectoryOps.stat} tells about a path. */
+export interface FileStat {
+  readonly size: number;
+  readonly isFile: boolean;
+  readonly isDirectory: boolean;
+  readonly isSymbolicLink: boolean;
+}
+
+/**
+ * Every file operation of a store: the one seam through which the store touches its directory, so that a test can
+ * pass another implementation (fault injection, a crash-state simulator) in {@link OpenOptions.directory}. Paths
+ * are absolute. {@link realDirectory} is the default.
+ */
+export interface DirectoryOps {
+  /** The names in a directory (`readdir`). */
+  list(dir: string): string[];
+  /** `stat` (`follow`, the default) or `lstat`; undefined when nothing is there. */
+  stat(path: string, follow?: boolean): FileStat | undefined;
+  /** `mkdir` of one directory; an existing one is no error. */
+  makeDirectory(path: string): void;
+  /** `realpath`. */
+  realPath(path: string): string;
+  /** `rename`, replacing `to`. */
+  rename(from: string, to: string): void;
+  /** `unlink`; a missing file is no error. */
+  remove(path: string): void;
+  /** fsyncs a directory: its creations, renames and unlinks survive a power loss. */
+  syncDirectory(dir: string): void;
+  /** A whole (small) file's bytes. */
+  readFile(path: string): Uint8Array;
+  /** Writes `bytes` to `path` (created or cut to empty first) and fsyncs it. */
+  writeFileSynced(path: string, bytes: Uint8Array): void;
+  /** Opens a data file for reading ("r") or appending and reading ("rw", created when missing). */
+  openData(path: string, mode: "r" | "rw"): DataFile;
+}
+
+/** The real filesystem, through `node:fs` and `@rafkit/raf`. */
+export const realDirectory: DirectoryOps = {
+  list: (dir) => fs.readdirSync(dir),
+  stat(p, follow = true) {
+    const s = follow
+      ? fs.statSync(p, { throwIfNoEntry: false })
+      : fs.lstatSync(p, { throwIfNoEntry: false });
+    if (s === undefined) return undefined;
+    return {
+      size: s.size,
+      isFile: s.isFile(),
+      isDirectory: s.isDirectory(),
+      isSymbolicLink: s.isSymbolicLink(),
+    };
+  },
+  makeDirectory(p) {
+    try {
+      fs.mkdirSync(p);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
+    }
+  },
+  realPath: (p) => fs.realpathSync(p),
+  rename: (from, to) => fs.renameSync(from, to),
+  remove: (p) => fs.rmSync(p, { force: true }),
+  syncDirectory,
+  readFile: readWholeFile,
+  writeFileSynced(p, bytes) {
+    const file = new RandomAccessFile(p, "rw", { bufferSize: 0 });
+    try {
+      file.setLength(0);
+      file.writeAt(0, bytes);
+      file.sync();
+    } finally {
+      file.close();
+    }
+  },
+  openData: (p, mode) => DataFile.open(p, mode),
+};
+
+/** A store directory: its real path and the operations on its files, by name. */
+export class StoreDir {
+  /** The directory (a real path). */
+  readonly path: string;
+  readonly ops: DirectoryOps;
+
+  constructor(dir: string, ops: DirectoryOps) {
+    this.path = dir;
+    this.ops = ops;
+  }
+
+  /** The path of the file `name` in the directory. */
+  file(name: string): string {
+    return path.join(this.path, name);
+  }
+
+  list(): string[] {
+    return this.ops.list(this.path);
+  }
+
+  exists(name: string): boolean {
+    return this.ops.stat(this.file(name)) !== undefined;
+  }
+
+  /** `lstat` of `name`: undefined when nothing is there, not even a dangling link. */
+  lstat(name: string): FileStat | undefined {
+    return this.ops.stat(this.file(name), false);
+  }
+
+  read(name: string): Uint8Array {
+    return this.ops.readFile(this.file(name));
+  }
+
+  /** The file's bytes, or null when there is none. */
+  readIfAny(name: string): Uint8Array | null {
+    try {
+      return this.read(name);
+    } catch (error) {
+      if ((error as { code?: unknown }).code === "ENOENT") return null;
+      throw error;
+    }
+  }
+
+  remove(name: string): void {
+    this.ops.remove(this.file(name));
+  }
+
+  rename(from: string, to: string): void {
+    this.ops.rename(this.file(from), this.file(to));
+  }
+
+  /** fsyncs the directory. */
+  sync(): void {
+    this.ops.syncDirectory(this.path);
+  }
+
+  open(name: string, mode: "r" | "rw"): DataFile {
+    return this.ops.openData(this.file(name), mode);
+  }
+
+  /** Replaces `name` atomically with `bytes`: write a temp file, fsync, rename, fsync the directory. */
+  writeAtomic(name: string, bytes: Uint8Array): void {
+    const tmp = `${name}.tmp`;
+    this.ops.writeFileSynced(this.file(tmp), bytes);
+    this.rename(tmp, name);
+    this.sync();
+  }
+}

@@ -1,0 +1,106 @@
+import { writeDamaged } from "./damage-file";
+import type { DataFile } from "./data-file";
+import { KvError } from "./errors";
+import { dataFileName } from "./file-names";
+import { HintWriter } from "./hint-file";
+import { KeyDirectory } from "./key-directory";
+import type { StoreDir } from "./store-dir";
+import type { RecoveryIssue } from "./types";
+
+/**
+ * What an open loaded (see `recovery.ts`): the open data files, the key directory, the damage found, and the active
+ * file that writes append to. A failed write loads a fresh one (what a reopen would show).
+ */
+export class StoreState {
+  readonly dir: StoreDir;
+  readonly maxFileSize: number;
+  readonly files = new Map<number, DataFile>();
+  /** Each key's newest record, and its value's read-cache handle (values in the cache were checked against their CRC when read, or are the bytes just written). */
+  readonly keydir = new KeyDirectory();
+  readonly recovery: RecoveryIssue[] = [];
+  /** Why writes are refused; undefined while the store takes them. */
+  readOnlyReason: string | undefined;
+  active: DataFile | null = null;
+  activeId = 0;
+  activeHints = new HintWriter();
+  nextId = 1;
+  lastTs = 0;
+  /** Ids of data files found missing under their hints (see `recovery.ts`). */
+  lost: number[] = [];
+
+  constructor(dir: StoreDir, maxFileSize: number, readOnlyReason: string | undefined) {
+    this.dir = dir;
+    this.maxFileSize = maxFileSize;
+    this.readOnlyReason = readOnlyReason;
+  }
+
+  /** Bytes of all data files. */
+  totalBytes(): number {
+    let total = 0;
+    for (const f of this.files.values()) total += f.size;
+    return total;
+  }
+
+  /** Starts a new, empty active file with the next id. */
+  startActiveFile(): void {
+    const id = this.nextId++;
+    const file = this.dir.open(dataFileName(id), "rw");
+    this.files.set(id, file);
+    this.active = file;
+    this.activeId = id;
+    this.activeHints = new HintWriter();
+    this.dir.sync();
+  }
+
+  /**
+   * Closes every data file, even when one fails to (its flush of appends; the descriptor is closed anyway), rather
+   * than leave the others and the lock held. Only the active file has appends to flush, and close seals it first:
+   * a flush failing here failed there already, with the error close throws.
+   */
+  closeFiles(): void {
+    for (const f of this.files.values()) closeQuietly(f);
+    this.files.clear();
+    this.keydir.clear();
+  }
+
+  /**
+   * A record that failed its check when read (damage a hint file hid at open): reported in `recovery` and, as damage
+   * found at open would, it makes the store read-only until it is opened with `repair`.
+   */
+  foundCorrupt(id: string, fileId: number, offset: number, size: number, what: string): KvError {
+    const file = dataFileName(fileId);
+    if (!this.recovery.some((r) => r.file === file && r.offset === offset)) {
+      this.recovery.push({ file, offset, kind: "corrupt", action: "ignored", bytes: size });
+      // A writer records it, so that the next open is read-only too until a repair.
+      if (this.active !== null) {
+        try {
+          writeDamaged(
+            this.dir,
+            this.recovery.filter((r) => r.kind === "corrupt" && r.action === "ignored"),
+          );
+        } catch {
+          // The read's error is the one to report; the store is read-only in this session either way.
+        }
+      }
+    }
+    this.readOnlyReason ??= `corrupt record in ${file} at offset ${offset} (open with repair to drop it)`;
+    return new KvError(
+      "ERR_KV_CORRUPT",
+      `record of key ${JSON.stringify(id)} in ${file} at offset ${offset} is corrupt${what}; the store is read-only until it is opened with repair`,
+      this.files.get(fileId)?.path ?? this.dir.path,
+    );
+  }
+}
+
+/**
+ * Closes a data file whose close may fail: one that a failed write took out of service (its appends were dropped,
+ * so only `close` itself can fail, EIO from a filesystem that reports writeback errors there). The descriptor is
+ * released all the same, and the write's own error is the one reported.
+ */
+export function closeQuietly(file: DataFile): void {
+  try {
+    file.close();
+  } catch {
+    // See above.
+  }
+}

@@ -1,0 +1,77 @@
+import { KvError } from "./errors";
+import { hintFileName } from "./file-names";
+import type { GroupCommit } from "./group-commit";
+import { encodeRecordInto, MAX_KEY_LENGTH, recordSize } from "./record";
+import type { StoreState } from "./store-state";
+import type { ValueCache } from "./value-cache";
+
+/** Throws `ERR_KV_INVALID_ARG` unless the key of key directory id `id` is 1 to {@link MAX_KEY_LENGTH} bytes. */
+export function checkKeyLength(id: string): void {
+  if (id.length < 1 || id.length > MAX_KEY_LENGTH) {
+    throw new KvError(
+      "ERR_KV_INVALID_ARG",
+      `key must be 1 to ${MAX_KEY_LENGTH} bytes, got ${id.length}`,
+    );
+  }
+}
+
+/**
+ * Appends a record (a tombstone when `value` is null) for the key whose key directory id is `id` (its bytes as
+ * latin1) to the active file, rotating first when it would pass the size limit, and points the key at it.
+ */
+export function appendRecord(
+  state: StoreState,
+  commit: GroupCommit,
+  cache: ValueCache,
+  id: string,
+  value: Uint8Array | null,
+  ascii: boolean,
+): void {
+  checkKeyLength(id);
+  const now = Date.now() * 1000;
+  const ts = (state.lastTs = now > state.lastTs ? now : state.lastTs + 1);
+  const size = recordSize(id.length, value === null ? 0 : value.length);
+  let active = state.active!;
+  if (active.size > 0 && active.size + size > state.maxFileSize) {
+    rotate(state, commit);
+    active = state.active!;
+  }
+  // Encoded straight into the file's append buffer: no record is allocated. `reserve` first: for a record
+  // larger than the buffer it swaps in a bigger one.
+  let at: number;
+  try {
+    at = active.reserve(size);
+  } catch (error) {
+    // Its flush of the full buffer failed: the appends waiting in it, and the groups waiting for an fsync, fail
+    // with it, first (they were issued before this write), and the store stops, as when their fsync fails.
+    commit.failPending(error, active);
+    throw error;
+  }
+  encodeRecordInto(active.buffer, at, ts, id, value);
+  const offset = active.commit(size);
+  commit.lastAppendAt = offset;
+  if (value === null) state.keydir.delete(id);
+  else {
+    // The value is copied into the cache: the caller may reuse its buffer once put returns.
+    const handle = cache.add(value, 0, value.length);
+    state.keydir.set(id, state.activeId, offset, size, ts, handle, ascii);
+  }
+  state.activeHints.add(id, ts, value === null ? -1 : value.length, offset);
+}
+
+/** Seals the active file (fsync, hint) and starts a new one. */
+export function rotate(state: StoreState, commit: GroupCommit): void {
+  const old = state.active!;
+  // Cuts the zeros written ahead and fsyncs: a sealed file ends where its content does, as its hint says.
+  try {
+    old.seal();
+  } catch (error) {
+    // A failed fsync like a group's: the pending writes' next fdatasync could succeed with their pages lost.
+    commit.failPending(error, old);
+    throw error;
+  }
+  // Every write so far is durable now; a group never spans two files.
+  commit.settleAll();
+  state.dir.writeAtomic(hintFileName(state.activeId), state.activeHints.finish(old.size));
+  state.startActiveFile();
+}
