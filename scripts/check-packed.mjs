@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 // Checks the package in the current directory as users get it: packed by pnpm (workspace:^ rewritten),
 // linted by publint and attw, then installed ALONE into a temp project outside the workspace and
-// loaded through both `import` and `require` by test/smoke/{esm.mjs,cjs.cjs}.
+// loaded through both `import` and `require` by test/smoke/{esm.mjs,cjs.cjs}. A package with a `bin` (an app, which
+// may be private: it is packed all the same) also has each binary run with `--help` through `npx`.
 import { execFileSync } from "node:child_process";
 import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -27,6 +28,12 @@ function packWithDeps(dir, tarballs) {
     }
   }
   return tarballs;
+}
+
+/** The package's binaries by name (`bin` as a string names one after the package). */
+function binaries(json) {
+  if (typeof json.bin === "string") return { [json.name.replace(/^@[^/]+\//, "")]: json.bin };
+  return json.bin ?? {};
 }
 
 try {
@@ -59,6 +66,14 @@ try {
     .sort()) {
     console.log(`check-packed: node ${file}`);
     run(process.execPath, [file], app);
+  }
+  for (const name of Object.keys(binaries(pkg))) {
+    console.log(`check-packed: npx ${name} --help`);
+    const help = execFileSync("npx", ["--no-install", name, "--help"], {
+      cwd: app,
+      encoding: "utf8",
+    });
+    if (!/usage/i.test(help)) throw new Error(`npx ${name} --help printed no usage:\n${help}`);
   }
   console.log(`check-packed: ${pkg.name} OK`);
 } finally {

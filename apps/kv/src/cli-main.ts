@@ -7,6 +7,7 @@ import { KvError } from "./errors";
 import type { SyncMode } from "./options";
 import { OutputSink, type SinkStream } from "./output-sink";
 import { progressBar } from "./progress";
+import { MAX_VALUE_LENGTH } from "./record";
 import {
   type CompactionResult,
   open,
@@ -14,7 +15,13 @@ import {
   type Store,
   type StoreStats,
 } from "./store";
-import { decodeText, encodeText, TEXT_ENCODINGS, type TextEncoding } from "./text-encoding";
+import {
+  decodeText,
+  encodeText,
+  escapeControls,
+  TEXT_ENCODINGS,
+  type TextEncoding,
+} from "./text-encoding";
 
 /** Exit codes of `rafkv`. */
 export const EXIT = {
@@ -36,9 +43,12 @@ export interface CliIo {
   readonly stdout: SinkStream & { isTTY?: boolean };
   readonly stderr: NodeJS.WriteStream;
   readonly stdin: NodeJS.ReadableStream;
+  /** The most bytes `put` reads from stdin (default: the store's value limit, 1 GiB); lower in tests. */
+  readonly valueLimit?: number;
 }
 
 const HELP_USAGE = "<dir> <command> [args]";
+const COMMANDS = ["put", "get", "del", "delete", "scan", "compact", "stats", "verify", "bench"];
 
 /** Colours for one output stream: on for a terminal, unless NO_COLOR; FORCE_COLOR turns them on anywhere. */
 function colorsFor(stream: { isTTY?: boolean }) {
@@ -59,7 +69,13 @@ export async function runCli(args: readonly string[], io: CliIo = process): Prom
   const pc = colorsFor(io.stderr);
   let code: number = EXIT.ok;
   const first = args[0];
-  const dir = first === undefined || first.startsWith("-") ? undefined : first;
+  // `rafkv help put` and `rafkv put --help` ask for a command's help, without a store directory.
+  const asksHelp =
+    first === "help" ||
+    (first !== undefined &&
+      COMMANDS.includes(first) &&
+      args.some((a) => a === "--help" || a === "-h"));
+  const dir = first === undefined || first.startsWith("-") || asksHelp ? undefined : first;
   const rest = dir === undefined ? [...args] : args.slice(1);
   if (dir !== undefined && rest.length === 0) {
     err(`rafkv: missing command after ${dir} (try rafkv --help)`);
@@ -73,6 +89,11 @@ export async function runCli(args: readonly string[], io: CliIo = process): Prom
     .exitOverride()
     .configureOutput({ writeOut: (s) => void sink.write(s), writeErr: (s) => io.stderr.write(s) })
     .showHelpAfterError("(rafkv --help for usage)")
+    // Every usage line says where the store directory goes: `rafkv <dir> put [options] <key> [value]`.
+    .configureHelp({
+      commandUsage: (cmd) =>
+        cmd.parent ? `rafkv <dir> ${cmd.name()} ${cmd.usage()}` : `rafkv ${cmd.usage()}`,
+    })
     .addHelpText(
       "after",
       `
@@ -123,7 +144,8 @@ Exit codes: 0 ok, 1 key not found, 2 bad usage or no store, 3 locked, 4 corrupt,
         opts: { sync: SyncMode; keyEncoding: TextEncoding },
       ) => {
         const k = decodeText(key, opts.keyEncoding, "key"); // before stdin is read: a bad key fails at once
-        const bytes = value === undefined || value === "-" ? await readAll(io.stdin) : value;
+        const limit = io.valueLimit ?? MAX_VALUE_LENGTH;
+        const bytes = value === undefined || value === "-" ? await readAll(io.stdin, limit) : value;
         await withStore(needDir(), { sync: opts.sync, create: true }, (db) => db.put(k, bytes));
       },
     );
@@ -146,11 +168,13 @@ Exit codes: 0 ok, 1 key not found, 2 bad usage or no store, 3 locked, 4 corrupt,
         warnRecovery(db, err, pc);
         const value = await db.get(k);
         if (value === undefined) {
-          err(`rafkv: key not found: ${key}`);
+          err(`rafkv: key not found: ${escapeControls(key)}`);
           code = EXIT.notFound;
           return;
         }
-        if (opts.encoding !== undefined) await sink.write(`${encodeText(value, opts.encoding)}\n`);
+        // A line of text: control characters escaped, as in scan.
+        if (opts.encoding !== undefined)
+          await sink.write(`${escapeControls(encodeText(value, opts.encoding))}\n`);
         else {
           await sink.write(value);
           if (io.stdout.isTTY) await sink.write("\n");
@@ -169,7 +193,7 @@ Exit codes: 0 ok, 1 key not found, 2 bad usage or no store, 3 locked, 4 corrupt,
       const k = decodeText(key, opts.keyEncoding, "key");
       await withStore(needDir(), { sync: opts.sync, create: false }, async (db) => {
         if (!(await db.delete(k))) {
-          err(`rafkv: key not found: ${key}`);
+          err(`rafkv: key not found: ${escapeControls(key)}`);
           code = EXIT.notFound;
         }
       });
@@ -201,14 +225,16 @@ Exit codes: 0 ok, 1 key not found, 2 bad usage or no store, 3 locked, 4 corrupt,
           prefix === undefined ? {} : { prefix: decodeText(prefix, opts.keyEncoding, "prefix") };
         await withStore(needDir(), { readOnly: true }, async (db) => {
           warnRecovery(db, err, pc);
-          const text = (bytes: Uint8Array) => encodeText(bytes, opts.encoding);
+          const text = (bytes: Uint8Array, what: string) => encodeText(bytes, opts.encoding, what);
+          // Human output: control characters escaped, so a tab or newline in a key or value cannot split the
+          // `key<TAB>value` line (JSON escapes them itself).
+          const human = (bytes: Uint8Array, what: string) => escapeControls(text(bytes, what));
           for await (const [k, v] of db.entries(options)) {
-            const key = text(k);
             const line = opts.json
-              ? `${JSON.stringify(opts.keysOnly ? { key } : { key, value: text(v) })}\n`
+              ? `${JSON.stringify(opts.keysOnly ? { key: text(k, "key") } : { key: text(k, "key"), value: text(v, "value") })}\n`
               : opts.keysOnly
-                ? `${key}\n`
-                : `${key}\t${text(v)}\n`;
+                ? `${human(k, "key")}\n`
+                : `${human(k, "key")}\t${human(v, "value")}\n`;
             if (!(await sink.write(line))) break; // the reader went away
           }
         });
@@ -421,10 +447,21 @@ function warnRecovery(
   }
 }
 
-async function readAll(stream: NodeJS.ReadableStream): Promise<Uint8Array> {
+/** The whole of `stream`; `ERR_KV_INVALID_ARG` as soon as it passes `limit` bytes (it is not read further). */
+async function readAll(stream: NodeJS.ReadableStream, limit: number): Promise<Uint8Array> {
   const chunks: Buffer[] = [];
-  for await (const chunk of stream)
-    chunks.push(typeof chunk === "string" ? Buffer.from(chunk) : chunk);
+  let length = 0;
+  for await (const chunk of stream) {
+    const bytes = typeof chunk === "string" ? Buffer.from(chunk) : (chunk as Buffer);
+    length += bytes.length;
+    if (length > limit) {
+      throw new KvError(
+        "ERR_KV_INVALID_ARG",
+        `the value on stdin is over ${limit} bytes, the most a value may hold; nothing was stored`,
+      );
+    }
+    chunks.push(bytes);
+  }
   return Buffer.concat(chunks);
 }
 

@@ -1,3 +1,4 @@
+import { constants } from "node:buffer";
 import { utf8 } from "./bytes";
 import { KvError } from "./errors";
 
@@ -7,8 +8,26 @@ export type TextEncoding = "utf8" | "hex" | "base64";
 /** The choices of {@link TextEncoding}, for option parsing and help. */
 export const TEXT_ENCODINGS: readonly TextEncoding[] = ["utf8", "hex", "base64"];
 
-/** `bytes` as text in `encoding`. */
-export function encodeText(bytes: Uint8Array, encoding: TextEncoding): string {
+/** The most bytes {@link encodeText} can spell in `encoding`: JavaScript strings have a maximum length. */
+export function maxEncodable(encoding: TextEncoding): number {
+  const max = constants.MAX_STRING_LENGTH;
+  if (encoding === "hex") return Math.floor(max / 2);
+  if (encoding === "base64") return Math.floor(max / 4) * 3;
+  return max; // UTF-8 never decodes to more UTF-16 units than it has bytes
+}
+
+/**
+ * `bytes` as text in `encoding`. `ERR_KV_INVALID_ARG` for bytes too many for one string in that encoding (a value
+ * of hundreds of MiB as hex, say), naming `what`.
+ */
+export function encodeText(bytes: Uint8Array, encoding: TextEncoding, what = "value"): string {
+  const max = maxEncodable(encoding);
+  if (bytes.length > max) {
+    throw new KvError(
+      "ERR_KV_INVALID_ARG",
+      `${what} of ${bytes.length} bytes is too large to print as ${encoding} (at most ${max} bytes); print it raw, without --encoding`,
+    );
+  }
   if (encoding === "utf8") return utf8(bytes);
   return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString(encoding);
 }
@@ -39,4 +58,21 @@ export function decodeText(
     );
   }
   return new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.length);
+}
+
+/** C0 and C1 control characters, DEL, and the backslash that starts an escape. */
+// biome-ignore lint/suspicious/noControlCharactersInRegex: matching control characters is the point
+const CONTROL = /[\\\u0000-\u001f\u007f-\u009f]/g;
+const NAMED: Record<string, string> = { "\\": "\\\\", "\t": "\\t", "\n": "\\n", "\r": "\\r" };
+
+/**
+ * `text` safe to show on a terminal, one line: control characters (which could move the cursor or recolour it,
+ * or split a `key<TAB>value` line) as `\t`, `\n`, `\r` or `\xHH`, and a backslash doubled, so the escaping is
+ * unambiguous.
+ */
+export function escapeControls(text: string): string {
+  return text.replace(
+    CONTROL,
+    (c) => NAMED[c] ?? `\\x${c.charCodeAt(0).toString(16).padStart(2, "0")}`,
+  );
 }
