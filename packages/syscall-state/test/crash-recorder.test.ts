@@ -1,6 +1,7 @@
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, test } from "vitest";
+import type { Backend } from "../src/backend";
 import { isNativeAvailable, nativeBackend } from "../src/native-backend";
 import { nodeBackend } from "../src/node-backend";
 import { type CrashState, crashRecorder } from "../src/testing";
@@ -21,8 +22,8 @@ const text = (b: Uint8Array | undefined) =>
 const contents = (states: Iterable<CrashState>, path: string) =>
   new Set([...states].map((s) => text(s.files.get(path))));
 
-const backends = [["node", nodeBackend()] as const];
-if (isNativeAvailable()) backends.push(["native", nativeBackend()] as const);
+const backends: [string, Backend][] = [["node", nodeBackend()]];
+if (isNativeAvailable()) backends.push(["native", nativeBackend()]);
 
 describe.each(backends)("crash recorder (%s backend)", (_, inner) => {
   test("unsynced writes are lost in every subset; synced ones never", () => {
