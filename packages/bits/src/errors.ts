@@ -16,22 +16,32 @@ export class UTFDataFormatError extends Error {
 }
 
 /**
- * Thrown for an offset, index or count outside its array. Node's code for it, `ERR_OUT_OF_RANGE`;
- * `offset`, `width` and `length` say what was asked for and what there was.
+ * Thrown for an offset, index, count or position outside its range: Node's code for it,
+ * `ERR_OUT_OF_RANGE`. The one such class across rafkit: every package throws this one. For an
+ * access, `offset`, `width` and `length` say what was asked for and what there was; for a value
+ * that is not an access (a negative position, a bad option), the message alone says it and they are
+ * `undefined`.
+ *
+ * @example
+ * ```ts
+ * try { BigEndian.getInt32(new Uint8Array(2), 0); }
+ * catch (e) { if (e instanceof OutOfRangeError) console.log(e.code, e.width); } // ERR_OUT_OF_RANGE 4
+ * new OutOfRangeError("Negative seek offset"); // no offset, width or length
+ * ```
  */
 export class OutOfRangeError extends RangeError {
   /** Always `"RangeError"`, as Node names its `ERR_OUT_OF_RANGE` errors. */
   override readonly name = "RangeError";
   /** Stable error code: `"ERR_OUT_OF_RANGE"`. */
   readonly code = "ERR_OUT_OF_RANGE";
-  /** The offending offset (or index). */
-  readonly offset: number;
+  /** The offending offset (or index), when the error is about an access. */
+  readonly offset: number | undefined;
   /** How many bytes (or elements) the access needed from `offset`. */
-  readonly width: number;
+  readonly width: number | undefined;
   /** The length of the array accessed. */
-  readonly length: number;
+  readonly length: number | undefined;
 
-  constructor(message: string, offset: number, width: number, length: number) {
+  constructor(message: string, offset?: number, width?: number, length?: number) {
     super(message);
     this.offset = offset;
     this.width = width;

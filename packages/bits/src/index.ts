@@ -4,6 +4,7 @@
  *
  * @packageDocumentation
  */
+export type { PrimitiveAccessors } from "./accessors";
 export { BigEndian } from "./big-endian";
 export { decodeArray, encodeArray, type NumericArray } from "./bulk";
 export { type ByteOrder, type Codec, codecFor } from "./codec";

@@ -1,4 +1,4 @@
-import { isAscii } from "node:buffer";
+import { isAscii } from "./ascii";
 import { checkCount, checkRange, notAString } from "./bounds";
 import { UTFDataFormatError } from "./errors";
 import { shortAscii } from "./short-ascii";

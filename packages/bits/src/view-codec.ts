@@ -1,3 +1,4 @@
+import type { PrimitiveAccessors } from "./accessors";
 import { checkLargeOffset, notANumber, throwOutOfRange } from "./bounds";
 import { type ByteOrder, invalidOrder } from "./codec";
 import { CANONICAL_DOUBLE_NAN_HI, CANONICAL_FLOAT_NAN_BITS } from "./float-bits";
@@ -5,7 +6,7 @@ import { HI, i32, i64, LO, u64 } from "./scratch";
 import { charCode, checkSafeInt64, safeInt64Error } from "./single-byte";
 
 /**
- * The {@link Codec} accessors for a caller that holds a `DataView` over its own long-lived buffer (an
+ * The {@link Codec} accessors ({@link PrimitiveAccessors}) for a caller that holds a `DataView` over its own long-lived buffer (an
  * I/O window, a page): the same method set, names and Java semantics (canonical NaN on writes, `boolean`,
  * `char`, safe 64-bit numbers), with no view to find per call, so each access costs what the `DataView`
  * call costs.
@@ -15,62 +16,7 @@ import { charCode, checkSafeInt64, safeInt64Error } from "./single-byte";
  * `OutOfRangeError` (`ERR_OUT_OF_RANGE`); an offset that is not a number (a bigint, a symbol, a string, …)
  * is a `TypeError` (`ERR_INVALID_ARG_TYPE`). A failed call writes nothing.
  */
-export interface ViewCodec {
-  /** The byte order of this codec. */
-  readonly order: ByteOrder;
-  /** Reads a signed byte. */
-  getInt8(view: DataView, off: number): number;
-  /** Writes the low 8 bits of `v`. */
-  setInt8(view: DataView, off: number, v: number): void;
-  /** Reads an unsigned byte. */
-  getUint8(view: DataView, off: number): number;
-  /** Writes the low 8 bits of `v`. */
-  setUint8(view: DataView, off: number, v: number): void;
-  /** Reads a signed 16-bit integer (Java `short`). */
-  getInt16(view: DataView, off: number): number;
-  /** Writes the low 16 bits of `v`. */
-  setInt16(view: DataView, off: number, v: number): void;
-  /** Reads an unsigned 16-bit integer. */
-  getUint16(view: DataView, off: number): number;
-  /** Writes the low 16 bits of `v`. */
-  setUint16(view: DataView, off: number, v: number): void;
-  /** Reads a signed 32-bit integer (Java `int`). */
-  getInt32(view: DataView, off: number): number;
-  /** Writes the low 32 bits of `v`. */
-  setInt32(view: DataView, off: number, v: number): void;
-  /** Reads an unsigned 32-bit integer. */
-  getUint32(view: DataView, off: number): number;
-  /** Writes the low 32 bits of `v`. */
-  setUint32(view: DataView, off: number, v: number): void;
-  /** Reads a signed 64-bit integer (Java `long`). */
-  getBigInt64(view: DataView, off: number): bigint;
-  /** Writes `v` modulo 2^64. Throws `TypeError` when `v` is not a bigint. */
-  setBigInt64(view: DataView, off: number, v: bigint): void;
-  /** Reads an unsigned 64-bit integer. */
-  getBigUint64(view: DataView, off: number): bigint;
-  /** Writes `v` modulo 2^64. Throws `TypeError` when `v` is not a bigint. */
-  setBigUint64(view: DataView, off: number, v: bigint): void;
-  /** Reads an IEEE 754 single (Java `float`). */
-  getFloat32(view: DataView, off: number): number;
-  /** Writes `v` rounded to single precision; any NaN as `0x7fc00000`, like Java's `writeFloat`. */
-  setFloat32(view: DataView, off: number, v: number): void;
-  /** Reads an IEEE 754 double (Java `double`). */
-  getFloat64(view: DataView, off: number): number;
-  /** Writes `v`; any NaN as `0x7ff8000000000000`, like Java's `writeDouble`. */
-  setFloat64(view: DataView, off: number, v: number): void;
-  /** Java's `readBoolean`: true when the byte is not 0. */
-  getBoolean(view: DataView, off: number): boolean;
-  /** Java's `writeBoolean`: writes 1 or 0. */
-  setBoolean(view: DataView, off: number, v: boolean): void;
-  /** Java's `readChar`: one UTF-16 code unit, as a one-character string. */
-  getChar(view: DataView, off: number): string;
-  /** Java's `writeChar`: a string's first code unit (an empty string is a `TypeError`), or a number's low 16 bits. */
-  setChar(view: DataView, off: number, c: string | number): void;
-  /** Reads a signed 64-bit integer as a `number`; `RangeError` (`ERR_OUT_OF_RANGE`) when it is not a safe integer. */
-  getSafeInt64(view: DataView, off: number): number;
-  /** Writes a safe integer as a signed 64-bit integer; `RangeError` when `v` is not a safe integer, `TypeError` when not a number. */
-  setSafeInt64(view: DataView, off: number, v: number): void;
-}
+export interface ViewCodec extends PrimitiveAccessors<DataView> {}
 
 /**
  * Called with what a view access threw: the `OutOfRangeError` when `[off, off + width)` is outside the view (its

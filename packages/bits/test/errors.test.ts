@@ -94,3 +94,14 @@ test("a width is read out with the right article: an 8-, 11-, 18-, 80-byte acces
     "Offset 0 is out of range for an 18-byte access to a Uint8Array of length 4",
   );
 });
+
+test("OutOfRangeError also carries a message alone, for a value that is not an access", () => {
+  const e = new OutOfRangeError("Negative seek offset");
+  expect(e).toBeInstanceOf(RangeError);
+  expect(e).toMatchObject({
+    name: "RangeError",
+    code: "ERR_OUT_OF_RANGE",
+    message: "Negative seek offset",
+  });
+  expect([e.offset, e.width, e.length]).toEqual([undefined, undefined, undefined]);
+});
