@@ -181,7 +181,8 @@ describe("AsyncRandomAccessFile: a bad argument rejects, never throws", () => {
     );
     expect(statics).toEqual(["open"]);
     for (let at = 0; at < 3; at++) {
-      for (const bad of BAD) {
+      // A string path is a good one (it would create the file here): bad paths are the other values.
+      for (const bad of BAD.filter((v) => at !== 0 || typeof v !== "string")) {
         const args: unknown[] = [tmp("open.bin"), "rw", {}].map((ok, k) => (k === at ? bad : ok));
         let result: unknown;
         expect(() => {
