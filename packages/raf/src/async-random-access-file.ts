@@ -417,14 +417,19 @@ export class AsyncRandomAccessFile {
   }
 
   /** Reads exactly `len` bytes into `buf[off…]`; rejects with {@link EOFError} if the file ends first. */
-  readFully(buf: Uint8Array, off = 0, len: number = buf.length - off): Promise<void> {
+  readFully(buf: Uint8Array, off = 0, len?: number): Promise<void> {
     return this.#submit(() => {
-      checkFromIndexSize(off, len, buf.length);
-      return readFully(this.#w, buf, off, len);
+      const n = len === undefined ? buf.length - off : len;
+      checkFromIndexSize(off, n, buf.length);
+      return readFully(this.#w, buf, off, n);
     });
   }
 
-  /** Java's `skipBytes`: moves the pointer forward by up to `n` bytes, never past end of file. `n` must be an integer (else a `RangeError`). */
+  /**
+   * Java's `skipBytes`: moves the pointer forward by up to `n` bytes, never past end of file. `n` must be
+   * an integer (else a `RangeError`). From a pointer past end of file, the negative distance wraps to 32
+   * bits as Java's `int` result does (see `RandomAccessFile.skipBytes`).
+   */
   skipBytes(n: number): Promise<number> {
     return this.#enqueue(() => this.#drive(skipBytes(this.#w, n), false));
   }
@@ -474,7 +479,13 @@ export class AsyncRandomAccessFile {
     return this.#get(LONG_AS_NUMBER);
   }
 
-  /** Reads a 32-bit IEEE 754 float. */
+  /**
+   * Reads a 32-bit IEEE 754 float.
+   * A signalling NaN comes back quiet: widening a float32 to a JavaScript number sets its quiet bit
+   * (`0x7fbfffff` reads as the NaN whose float32 bits are `0x7fffffff`), so no number can carry Java's
+   * `Float.floatToRawIntBits` of it. To keep the exact bits, read them with `readInt` and convert
+   * yourself, or read into a `Float32Array` with `readFloats`, which copies the bits untouched.
+   */
   readFloat(): Promise<number> {
     return this.#get(FLOAT);
   }
@@ -570,147 +581,124 @@ export class AsyncRandomAccessFile {
   // ---- bulk ----
 
   /** Fills `dst[off … off+count)` with 16-bit integers; rejects with {@link EOFError} if the file ends first. */
-  readShorts(
-    dst: Int16Array | Uint16Array,
-    off = 0,
-    count: number = dst.length - off,
-  ): Promise<void> {
+  readShorts(dst: Int16Array | Uint16Array, off = 0, count?: number): Promise<void> {
     return this.#submit(() => {
-      checkFromIndexSize(off, count, dst.length);
-      return readArray(this.#w, this.#order, dst, off, count, 2);
+      const n = count === undefined ? dst.length - off : count;
+      checkFromIndexSize(off, n, dst.length);
+      return readArray(this.#w, this.#order, dst, off, n, 2);
     });
   }
 
   /** Writes `src[off … off+count)` as 16-bit integers. */
-  writeShorts(
-    src: Int16Array | Uint16Array,
-    off = 0,
-    count: number = src.length - off,
-  ): Promise<void> {
+  writeShorts(src: Int16Array | Uint16Array, off = 0, count?: number): Promise<void> {
     return this.#submit(() => {
-      checkFromIndexSize(off, count, src.length);
-      return writeArray(this.#w, this.#order, src, off, count, 2);
+      const n = count === undefined ? src.length - off : count;
+      checkFromIndexSize(off, n, src.length);
+      return writeArray(this.#w, this.#order, src, off, n, 2);
     });
   }
 
   /** Fills `dst[off … off+count)` with 32-bit integers; rejects with {@link EOFError} if the file ends first. */
-  readInts(
-    dst: Int32Array | Uint32Array,
-    off = 0,
-    count: number = dst.length - off,
-  ): Promise<void> {
+  readInts(dst: Int32Array | Uint32Array, off = 0, count?: number): Promise<void> {
     return this.#submit(() => {
-      checkFromIndexSize(off, count, dst.length);
-      return readArray(this.#w, this.#order, dst, off, count, 4);
+      const n = count === undefined ? dst.length - off : count;
+      checkFromIndexSize(off, n, dst.length);
+      return readArray(this.#w, this.#order, dst, off, n, 4);
     });
   }
 
   /** Writes `src[off … off+count)` as 32-bit integers. */
-  writeInts(
-    src: Int32Array | Uint32Array,
-    off = 0,
-    count: number = src.length - off,
-  ): Promise<void> {
+  writeInts(src: Int32Array | Uint32Array, off = 0, count?: number): Promise<void> {
     return this.#submit(() => {
-      checkFromIndexSize(off, count, src.length);
-      return writeArray(this.#w, this.#order, src, off, count, 4);
+      const n = count === undefined ? src.length - off : count;
+      checkFromIndexSize(off, n, src.length);
+      return writeArray(this.#w, this.#order, src, off, n, 4);
     });
   }
 
   /** Fills `dst[off … off+count)` with 64-bit integers; rejects with {@link EOFError} if the file ends first. */
-  readLongs(
-    dst: BigInt64Array | BigUint64Array,
-    off = 0,
-    count: number = dst.length - off,
-  ): Promise<void> {
+  readLongs(dst: BigInt64Array | BigUint64Array, off = 0, count?: number): Promise<void> {
     return this.#submit(() => {
-      checkFromIndexSize(off, count, dst.length);
-      return readArray(this.#w, this.#order, dst, off, count, 8);
+      const n = count === undefined ? dst.length - off : count;
+      checkFromIndexSize(off, n, dst.length);
+      return readArray(this.#w, this.#order, dst, off, n, 8);
     });
   }
 
   /** Writes `src[off … off+count)` as 64-bit integers. */
-  writeLongs(
-    src: BigInt64Array | BigUint64Array,
-    off = 0,
-    count: number = src.length - off,
-  ): Promise<void> {
+  writeLongs(src: BigInt64Array | BigUint64Array, off = 0, count?: number): Promise<void> {
     return this.#submit(() => {
-      checkFromIndexSize(off, count, src.length);
-      return writeArray(this.#w, this.#order, src, off, count, 8);
+      const n = count === undefined ? src.length - off : count;
+      checkFromIndexSize(off, n, src.length);
+      return writeArray(this.#w, this.#order, src, off, n, 8);
     });
   }
 
-  /** Fills `dst[off … off+count)` with floats; rejects with {@link EOFError} if the file ends first. */
-  readFloats(dst: Float32Array, off = 0, count: number = dst.length - off): Promise<void> {
+  /**
+   * Fills `dst[off … off+count)` with floats; rejects with {@link EOFError} if the file ends first. Each
+   * element gets the file's 32 bits as they are, a signalling NaN's included (unlike {@link readFloat}).
+   */
+  readFloats(dst: Float32Array, off = 0, count?: number): Promise<void> {
     return this.#submit(() => {
-      checkFromIndexSize(off, count, dst.length);
-      return readArray(this.#w, this.#order, dst, off, count, 4);
+      const n = count === undefined ? dst.length - off : count;
+      checkFromIndexSize(off, n, dst.length);
+      return readArray(this.#w, this.#order, dst, off, n, 4);
     });
   }
 
   /** Writes `src[off … off+count)` as floats. */
-  writeFloats(src: Float32Array, off = 0, count: number = src.length - off): Promise<void> {
+  writeFloats(src: Float32Array, off = 0, count?: number): Promise<void> {
     return this.#submit(() => {
-      checkFromIndexSize(off, count, src.length);
-      return writeArray(this.#w, this.#order, src, off, count, 4);
+      const n = count === undefined ? src.length - off : count;
+      checkFromIndexSize(off, n, src.length);
+      return writeArray(this.#w, this.#order, src, off, n, 4);
     });
   }
 
   /** Fills `dst[off … off+count)` with doubles; rejects with {@link EOFError} if the file ends first. */
-  readDoubles(dst: Float64Array, off = 0, count: number = dst.length - off): Promise<void> {
+  readDoubles(dst: Float64Array, off = 0, count?: number): Promise<void> {
     return this.#submit(() => {
-      checkFromIndexSize(off, count, dst.length);
-      return readArray(this.#w, this.#order, dst, off, count, 8);
+      const n = count === undefined ? dst.length - off : count;
+      checkFromIndexSize(off, n, dst.length);
+      return readArray(this.#w, this.#order, dst, off, n, 8);
     });
   }
 
   /** Writes `src[off … off+count)` as doubles. */
-  writeDoubles(src: Float64Array, off = 0, count: number = src.length - off): Promise<void> {
+  writeDoubles(src: Float64Array, off = 0, count?: number): Promise<void> {
     return this.#submit(() => {
-      checkFromIndexSize(off, count, src.length);
-      return writeArray(this.#w, this.#order, src, off, count, 8);
+      const n = count === undefined ? src.length - off : count;
+      checkFromIndexSize(off, n, src.length);
+      return writeArray(this.#w, this.#order, src, off, n, 8);
     });
   }
 
   // ---- positional I/O: at an explicit position, the file pointer does not move ----
 
   /** Reads up to `len` bytes at `position` into `buf[off…]`: the bytes read, or -1 at end of file. Sees unflushed writes. */
-  readAt(
-    position: number | bigint,
-    buf: Uint8Array,
-    off = 0,
-    len: number = buf.length - off,
-  ): Promise<number> {
+  readAt(position: number | bigint, buf: Uint8Array, off = 0, len?: number): Promise<number> {
     return this.#at(position, () => {
-      checkFromIndexSize(off, len, buf.length);
-      return readSome(this.#w, buf, off, len);
+      const n = len === undefined ? buf.length - off : len;
+      checkFromIndexSize(off, n, buf.length);
+      return readSome(this.#w, buf, off, n);
     });
   }
 
   /** Reads exactly `len` bytes at `position` into `buf[off…]`; rejects with {@link EOFError} if the file ends first. */
-  readFullyAt(
-    position: number | bigint,
-    buf: Uint8Array,
-    off = 0,
-    len: number = buf.length - off,
-  ): Promise<void> {
+  readFullyAt(position: number | bigint, buf: Uint8Array, off = 0, len?: number): Promise<void> {
     return this.#at(position, () => {
-      checkFromIndexSize(off, len, buf.length);
-      return readFully(this.#w, buf, off, len);
+      const n = len === undefined ? buf.length - off : len;
+      checkFromIndexSize(off, n, buf.length);
+      return readFully(this.#w, buf, off, n);
     });
   }
 
   /** Writes `len` bytes of `buf[off…]` at `position` (buffered like any write). */
-  writeAt(
-    position: number | bigint,
-    buf: Uint8Array,
-    off = 0,
-    len: number = buf.length - off,
-  ): Promise<void> {
+  writeAt(position: number | bigint, buf: Uint8Array, off = 0, len?: number): Promise<void> {
     return this.#at(position, () => {
-      checkFromIndexSize(off, len, buf.length);
-      return writeBytes(this.#w, buf, off, len);
+      const n = len === undefined ? buf.length - off : len;
+      checkFromIndexSize(off, n, buf.length);
+      return writeBytes(this.#w, buf, off, n);
     });
   }
 
@@ -759,7 +747,13 @@ export class AsyncRandomAccessFile {
     return this.#getAt(position, LONG_AS_NUMBER);
   }
 
-  /** `readFloat` at `position`; the pointer does not move. */
+  /**
+   * `readFloat` at `position`; the pointer does not move.
+   * A signalling NaN comes back quiet: widening a float32 to a JavaScript number sets its quiet bit
+   * (`0x7fbfffff` reads as the NaN whose float32 bits are `0x7fffffff`), so no number can carry Java's
+   * `Float.floatToRawIntBits` of it. To keep the exact bits, read them with `readInt`At and convert
+   * yourself, or read into a `Float32Array` with `readFloats`, which copies the bits untouched.
+   */
   readFloatAt(position: number | bigint): Promise<number> {
     return this.#getAt(position, FLOAT);
   }

@@ -291,7 +291,7 @@ export function* flush(w: Window): Op<void> {
   yield* flushAll(w);
 }
 
-/** Java's `skipBytes`: `n` checked before anything moves; never past end of file. */
+/** Java's `skipBytes`: `n` checked before anything moves; never past end of file; a negative result as Java's `int`. */
 export function* skipBytes(w: Window, n: number): Op<number> {
   w.begin();
   toCount(n, "skipBytes count");
@@ -299,7 +299,9 @@ export function* skipBytes(w: Window, n: number): Op<number> {
   const pos = w.pointer;
   const target = Math.min(pos + n, yield* logicalLength(w));
   w.pointer = target;
-  return target - pos;
+  const moved = target - pos;
+  // Java returns `(int) (newpos - pos)`: from a pointer past end of file, the move back wraps to 32 bits.
+  return moved < 0 ? moved | 0 : moved;
 }
 
 /** `setLength`: flushes, then `ftruncate`; Java's `EINVAL` for a negative length, before any I/O. */

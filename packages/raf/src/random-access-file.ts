@@ -425,6 +425,9 @@ export class RandomAccessFile {
   /**
    * Java's `skipBytes`: moves the pointer forward by up to `n` bytes, never past end of file; returns the
    * distance moved. `n` must be an integer (a `RangeError` for NaN or a fraction, before anything moves).
+   * From a pointer past end of file it moves back to the end and returns the (negative) distance as
+   * Java's `int` does, wrapped to 32 bits: from 4294967306 on an empty file, -10. A positive result is
+   * never more than `n`; `n` above 2^31-1 (which Java cannot pass) returns the full distance.
    */
   skipBytes(n: number): number {
     return this.#run(skipBytes(this.#w, n));
@@ -505,7 +508,13 @@ export class RandomAccessFile {
     return w.codec.getSafeInt64(w.view, i);
   }
 
-  /** Reads a 32-bit IEEE 754 float. */
+  /**
+   * Reads a 32-bit IEEE 754 float.
+   * A signalling NaN comes back quiet: widening a float32 to a JavaScript number sets its quiet bit
+   * (`0x7fbfffff` reads as the NaN whose float32 bits are `0x7fffffff`), so no number can carry Java's
+   * `Float.floatToRawIntBits` of it. To keep the exact bits, read them with `readInt` and convert
+   * yourself, or read into a `Float32Array` with `readFloats`, which copies the bits untouched.
+   */
   readFloat(): number {
     const w = this.#w;
     let i = w.takeRead(4);
@@ -554,7 +563,10 @@ export class RandomAccessFile {
     this.#readArray(dst, off, count, 8);
   }
 
-  /** Fills `dst[off … off+count)` with floats; {@link EOFError} if the file ends first. */
+  /**
+   * Fills `dst[off … off+count)` with floats; {@link EOFError} if the file ends first. Each element gets
+   * the file's 32 bits as they are, a signalling NaN's included (unlike {@link readFloat}).
+   */
   readFloats(dst: Float32Array, off = 0, count: number = dst.length - off): void {
     this.#readArray(dst, off, count, 4);
   }
@@ -835,7 +847,13 @@ export class RandomAccessFile {
     return this.#getAt(position, LONG_AS_NUMBER);
   }
 
-  /** Reads a float at `position`. The pointer does not move. */
+  /**
+   * Reads a float at `position`. The pointer does not move.
+   * A signalling NaN comes back quiet: widening a float32 to a JavaScript number sets its quiet bit
+   * (`0x7fbfffff` reads as the NaN whose float32 bits are `0x7fffffff`), so no number can carry Java's
+   * `Float.floatToRawIntBits` of it. To keep the exact bits, read them with `readInt`At and convert
+   * yourself, or read into a `Float32Array` with `readFloats`, which copies the bits untouched.
+   */
   readFloatAt(position: number | bigint): number {
     return this.#getAt(position, FLOAT);
   }

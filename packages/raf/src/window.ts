@@ -404,7 +404,10 @@ export class Window {
         if (this.dirty) return this.requestFlush();
         return this.request(DIRECT_READ, false, dst, off + this.done, rem, this.pos);
       }
-      if (i < 0 || i >= this.capacity) {
+      // The fill extends the window's file part up to its capacity: when that would end before the
+      // `rem` bytes do, the window moves to the pointer first, so one fill asks for all of them (a
+      // `read` stays short only where the OS read is: at end of file).
+      if (i < 0 || i + rem > this.capacity) {
         if (this.dirty) return this.requestFlush();
         this.start = this.pos;
         this.valid = 0;
