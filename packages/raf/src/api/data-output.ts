@@ -3,7 +3,7 @@ import type { Flavor, Result } from "./result";
 /**
  * Java's `DataOutput`, written at the file pointer (which each write moves past its bytes), plus bulk
  * writes from typed arrays. Numbers go in the file's `byteOrder`. Writes are buffered (see the README's
- * "Buffering guarantees"); in modes `rws`/`rwd`, and with `bufferSize: 0`, each write call reaches the OS
+ * "Guarantees and limits"); in modes `rws`/`rwd`, and with `bufferSize: 0`, each write call reaches the OS
  * before it returns. In mode `r` a write fails with `EBADF` before any I/O. Bad `off`/`len`/`count` fail
  * with a `RangeError` (`ERR_OUT_OF_RANGE`) before any I/O.
  */
