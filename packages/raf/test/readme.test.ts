@@ -24,7 +24,7 @@ test.each(blocks.map((code, k) => [k, code] as const))("README example %i", (k, 
   // Every `// value` comment that starts a line's output is what that example printed.
   const printed = r.stdout.split("\n");
   for (const [, want] of code.matchAll(/console\.log\(.*\); \/\/ (.+)$/gm)) {
-    const head = want.split(/ \(|: |, counting/)[0]!.trim();
+    const head = want!.split(/ \(|: |, counting/)[0]!.trim();
     expect(
       printed.some((line) => line.startsWith(head)),
       `${head} in ${r.stdout}`,
