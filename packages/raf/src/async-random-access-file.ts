@@ -218,9 +218,21 @@ export class AsyncRandomAccessFile implements RandomAccessFileApi<"async"> {
       return;
     }
     w.complete(
-      await (w.ioWrite
-        ? b.pwriteAsync(w.fd, w.ioBuf, w.ioOff, w.ioLen, w.ioPos)
-        : b.preadAsync(w.fd, w.ioBuf, w.ioOff, w.ioLen, w.ioPos)),
+      await (w.request.isWrite
+        ? b.pwriteAsync(
+            w.fd,
+            w.request.buffer,
+            w.request.offset,
+            w.request.length,
+            w.request.position,
+          )
+        : b.preadAsync(
+            w.fd,
+            w.request.buffer,
+            w.request.offset,
+            w.request.length,
+            w.request.position,
+          )),
     );
   }
 
@@ -229,20 +241,20 @@ export class AsyncRandomAccessFile implements RandomAccessFileApi<"async"> {
     const w = this.#w;
     const b = this.#backend;
     const fd = w.fd;
-    switch (w.call) {
+    switch (w.request.call) {
       case "size":
         return b.sizeAsync(fd);
       case "truncate":
-        return b.truncateAsync(fd, w.callLength);
+        return b.truncateAsync(fd, w.request.truncateTo);
       case "sync":
         return b.syncAsync(fd);
       case "datasync":
         return b.datasyncAsync(fd);
       case "lock":
-        return this.#lockCall(fd, w.callLock!);
+        return this.#lockCall(fd, w.request.lock!);
       case "unlock":
         // F_UNLCK never waits: a synchronous call.
-        return Promise.resolve(b.unlock(fd, w.callLock!.position, w.callLock!.length));
+        return Promise.resolve(b.unlock(fd, w.request.lock!.position, w.request.lock!.length));
       case "close":
         return b.closeAsync(fd);
     }
@@ -326,7 +338,7 @@ export class AsyncRandomAccessFile implements RandomAccessFileApi<"async"> {
     }
     if (!this.#busy) {
       const w = this.#w;
-      const at = w.pos;
+      const at = w.rawPointer;
       const i = w.runIndex(p.width);
       if (i >= 0) {
         try {
@@ -334,7 +346,7 @@ export class AsyncRandomAccessFile implements RandomAccessFileApi<"async"> {
         } catch (error) {
           return Promise.reject(error);
         }
-        w.pos = at + p.width;
+        w.rawPointer = at + p.width;
         return DONE;
       }
     }

@@ -147,9 +147,9 @@ export class RandomAccessFile implements RandomAccessFileApi<"sync"> {
       return;
     }
     w.complete(
-      w.ioWrite
-        ? b.pwrite(w.fd, w.ioBuf, w.ioOff, w.ioLen, w.ioPos)
-        : b.pread(w.fd, w.ioBuf, w.ioOff, w.ioLen, w.ioPos),
+      w.request.isWrite
+        ? b.pwrite(w.fd, w.request.buffer, w.request.offset, w.request.length, w.request.position)
+        : b.pread(w.fd, w.request.buffer, w.request.offset, w.request.length, w.request.position),
     );
   }
 
@@ -158,19 +158,19 @@ export class RandomAccessFile implements RandomAccessFileApi<"sync"> {
     const w = this.#w;
     const b = this.#backend;
     const fd = w.fd;
-    switch (w.call) {
+    switch (w.request.call) {
       case "size":
         return b.size(fd);
       case "truncate":
-        return b.truncate(fd, w.callLength);
+        return b.truncate(fd, w.request.truncateTo);
       case "sync":
         return b.sync(fd);
       case "datasync":
         return b.datasync(fd);
       case "lock":
-        return b.lock(fd, w.callLock!);
+        return b.lock(fd, w.request.lock!);
       case "unlock":
-        return b.unlock(fd, w.callLock!.position, w.callLock!.length);
+        return b.unlock(fd, w.request.lock!.position, w.request.lock!.length);
       case "close":
         return b.close(fd);
     }
@@ -213,7 +213,7 @@ export class RandomAccessFile implements RandomAccessFileApi<"sync"> {
     } else w.begin();
     let s: Step;
     while ((s = w.planRead(n)) === IO) this.#io();
-    return w.took(n, s);
+    return w.endPrimitiveRead(n, s);
   }
 
   /**
@@ -230,7 +230,7 @@ export class RandomAccessFile implements RandomAccessFileApi<"sync"> {
     const w = this.#w;
     w.beginWrite();
     while (w.planRoom(n) === IO) this.#io();
-    return w.at;
+    return w.progress.readyIndex;
   }
 
   /** `flushAll`: writes the dirty range to the file. */
@@ -300,7 +300,7 @@ export class RandomAccessFile implements RandomAccessFileApi<"sync"> {
       p.set(w.codec, w.view, 0, v);
       const r = this.#pwriteScratch(scratch, n);
       if (r === n) {
-        w.pos += n;
+        w.rawPointer += n;
         return;
       }
       // Anything else (short, an error, EINTR) was that planned flush: the window takes it over.
@@ -320,7 +320,7 @@ export class RandomAccessFile implements RandomAccessFileApi<"sync"> {
 
   /** `pwrite` of `n` bytes at the pointer from `scratch` (see {@link #preadScratch} for why a method of its own). */
   #pwriteScratch(scratch: Uint8Array, n: number): number {
-    return this.#backend.pwrite(this.#w.fd, scratch, 0, n, this.#w.pos);
+    return this.#backend.pwrite(this.#w.fd, scratch, 0, n, this.#w.rawPointer);
   }
 
   #checkOpen(): void {
@@ -539,88 +539,88 @@ export class RandomAccessFile implements RandomAccessFileApi<"sync"> {
 
   writeBoolean(v: boolean): void {
     const w = this.#w;
-    const p = w.pos;
+    const p = w.rawPointer;
     const i = w.runIndex(1);
     if (i >= 0) {
       w.codec.setBoolean(w.view, i, v);
-      w.pos = p + 1;
+      w.rawPointer = p + 1;
     } else this.#putSlow(BOOLEAN, v);
   }
 
   writeByte(v: number): void {
     v = +v;
     const w = this.#w;
-    const p = w.pos;
+    const p = w.rawPointer;
     const i = w.runIndex(1);
     if (i >= 0) {
       w.codec.setInt8(w.view, i, v);
-      w.pos = p + 1;
+      w.rawPointer = p + 1;
     } else this.#putSlow(BYTE, v);
   }
 
   writeShort(v: number): void {
     v = +v;
     const w = this.#w;
-    const p = w.pos;
+    const p = w.rawPointer;
     const i = w.runIndex(2);
     if (i >= 0) {
       w.codec.setInt16(w.view, i, v);
-      w.pos = p + 2;
+      w.rawPointer = p + 2;
     } else this.#putSlow(SHORT, v);
   }
 
   writeChar(v: string | number): void {
     if (typeof v !== "string") v = +v;
     const w = this.#w;
-    const p = w.pos;
+    const p = w.rawPointer;
     const i = w.runIndex(2);
     if (i >= 0) {
       w.codec.setChar(w.view, i, v);
-      w.pos = p + 2;
+      w.rawPointer = p + 2;
     } else this.#putSlow(CHAR, v);
   }
 
   writeInt(v: number): void {
     v = +v;
     const w = this.#w;
-    const p = w.pos;
+    const p = w.rawPointer;
     const i = w.runIndex(4);
     if (i >= 0) {
       w.codec.setInt32(w.view, i, v);
-      w.pos = p + 4;
+      w.rawPointer = p + 4;
     } else this.#putSlow(INT, v);
   }
 
   writeLong(v: bigint | number): void {
     const w = this.#w;
-    const p = w.pos;
+    const p = w.rawPointer;
     const i = w.runIndex(8);
     if (i >= 0) {
       if (typeof v === "bigint") w.codec.setBigInt64(w.view, i, v);
       else w.codec.setSafeInt64(w.view, i, v);
-      w.pos = p + 8;
+      w.rawPointer = p + 8;
     } else this.#putSlow(LONG, v);
   }
 
   writeFloat(v: number): void {
     v = +v;
     const w = this.#w;
-    const p = w.pos;
+    const p = w.rawPointer;
     const i = w.runIndex(4);
     if (i >= 0) {
       w.codec.setFloat32(w.view, i, v);
-      w.pos = p + 4;
+      w.rawPointer = p + 4;
     } else this.#putSlow(FLOAT, v);
   }
 
   writeDouble(v: number): void {
     v = +v;
     const w = this.#w;
-    const p = w.pos;
+    const p = w.rawPointer;
     const i = w.runIndex(8);
     if (i >= 0) {
       w.codec.setFloat64(w.view, i, v);
-      w.pos = p + 8;
+      w.rawPointer = p + 8;
     } else this.#putSlow(DOUBLE, v);
   }
 
