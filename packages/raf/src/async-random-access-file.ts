@@ -6,6 +6,7 @@ import {
   type LockRequest,
   systemCallError,
 } from "@rafkit/syscall-state";
+import type { RandomAccessFileApi } from "./api";
 import { ClosedError, checkFromIndexSize } from "./errors";
 import { guard, unguard } from "./leak-guard";
 import {
@@ -93,7 +94,7 @@ const OPENING = Symbol("opening");
  * await f.close();
  * ```
  */
-export class AsyncRandomAccessFile {
+export class AsyncRandomAccessFile implements RandomAccessFileApi<"async"> {
   readonly #w: Window;
   readonly #backend: Backend;
   readonly #order: ByteOrder;
@@ -140,37 +141,30 @@ export class AsyncRandomAccessFile {
     return new AsyncRandomAccessFile(OPENING, plan, fd);
   }
 
-  /** The path this file was opened with. */
   get path(): string {
     return this.#path;
   }
 
-  /** The mode this file was opened with. */
   get mode(): FileMode {
     return this.#mode;
   }
 
-  /** The OS file descriptor, or -1 once closed. Its file offset is unspecified (see `RandomAccessFile.fd`). */
   get fd(): number {
     return this.#w.closed ? -1 : this.#w.fd;
   }
 
-  /** Whether the file has been closed (by a {@link close} that has run, not merely been called). */
   get closed(): boolean {
     return this.#w.closed;
   }
 
-  /** The byte order of numeric primitives and bulk arrays. */
   get byteOrder(): ByteOrder {
     return this.#order;
   }
 
-  /** The window size in bytes (0 = unbuffered). */
   get bufferSize(): number {
     return this.#w.capacity;
   }
 
-  /** The name of the syscall-state backend doing the I/O. */
   get backendName(): string {
     return this.#backend.name;
   }
@@ -224,9 +218,21 @@ export class AsyncRandomAccessFile {
       return;
     }
     w.complete(
-      await (w.ioWrite
-        ? b.pwriteAsync(w.fd, w.ioBuf, w.ioOff, w.ioLen, w.ioPos)
-        : b.preadAsync(w.fd, w.ioBuf, w.ioOff, w.ioLen, w.ioPos)),
+      await (w.request.isWrite
+        ? b.pwriteAsync(
+            w.fd,
+            w.request.buffer,
+            w.request.offset,
+            w.request.length,
+            w.request.position,
+          )
+        : b.preadAsync(
+            w.fd,
+            w.request.buffer,
+            w.request.offset,
+            w.request.length,
+            w.request.position,
+          )),
     );
   }
 
@@ -235,20 +241,20 @@ export class AsyncRandomAccessFile {
     const w = this.#w;
     const b = this.#backend;
     const fd = w.fd;
-    switch (w.call) {
+    switch (w.request.call) {
       case "size":
         return b.sizeAsync(fd);
       case "truncate":
-        return b.truncateAsync(fd, w.callLength);
+        return b.truncateAsync(fd, w.request.truncateTo);
       case "sync":
         return b.syncAsync(fd);
       case "datasync":
         return b.datasyncAsync(fd);
       case "lock":
-        return this.#lockCall(fd, w.callLock!);
+        return this.#lockCall(fd, w.request.lock!);
       case "unlock":
         // F_UNLCK never waits: a synchronous call.
-        return Promise.resolve(b.unlock(fd, w.callLock!.position, w.callLock!.length));
+        return Promise.resolve(b.unlock(fd, w.request.lock!.position, w.request.lock!.length));
       case "close":
         return b.closeAsync(fd);
     }
@@ -332,7 +338,7 @@ export class AsyncRandomAccessFile {
     }
     if (!this.#busy) {
       const w = this.#w;
-      const at = w.pos;
+      const at = w.rawPointer;
       const i = w.runIndex(p.width);
       if (i >= 0) {
         try {
@@ -340,7 +346,7 @@ export class AsyncRandomAccessFile {
         } catch (error) {
           return Promise.reject(error);
         }
-        w.pos = at + p.width;
+        w.rawPointer = at + p.width;
         return DONE;
       }
     }
@@ -393,11 +399,6 @@ export class AsyncRandomAccessFile {
 
   // ---- DataInput ----
 
-  /**
-   * `read()`: the next byte (0–255), or -1 at end of file.
-   * `read(buf, off?, len?)`: reads up to `len` bytes into `buf[off…]`: how many, or -1 at end of file
-   * (never 0 unless `len` is 0); at most one system call.
-   */
   read(): Promise<number>;
   read(buf: Uint8Array, off?: number, len?: number): Promise<number>;
   read(buf?: Uint8Array, off = 0, len?: number): Promise<number> {
@@ -416,7 +417,6 @@ export class AsyncRandomAccessFile {
     });
   }
 
-  /** Reads exactly `len` bytes into `buf[off…]`; rejects with {@link EOFError} if the file ends first. */
   readFully(buf: Uint8Array, off = 0, len?: number): Promise<void> {
     return this.#submit(() => {
       const n = len === undefined ? buf.length - off : len;
@@ -425,129 +425,96 @@ export class AsyncRandomAccessFile {
     });
   }
 
-  /**
-   * Java's `skipBytes`: moves the pointer forward by up to `n` bytes, never past end of file. `n` must be
-   * an integer (else a `RangeError`). From a pointer past end of file, the negative distance wraps to 32
-   * bits as Java's `int` result does (see `RandomAccessFile.skipBytes`).
-   */
   skipBytes(n: number): Promise<number> {
     return this.#enqueue(() => this.#drive(skipBytes(this.#w, n), false));
   }
 
-  /** Reads a byte: true when it is not 0. */
   readBoolean(): Promise<boolean> {
     return this.#get(BOOLEAN);
   }
 
-  /** Reads a signed byte (-128–127). */
   readByte(): Promise<number> {
     return this.#get(BYTE);
   }
 
-  /** Reads an unsigned byte (0–255). */
   readUnsignedByte(): Promise<number> {
     return this.#get(UNSIGNED_BYTE);
   }
 
-  /** Reads a signed 16-bit integer. */
   readShort(): Promise<number> {
     return this.#get(SHORT);
   }
 
-  /** Reads an unsigned 16-bit integer. */
   readUnsignedShort(): Promise<number> {
     return this.#get(UNSIGNED_SHORT);
   }
 
-  /** Reads a `char`: one UTF-16 code unit, as a one-character string. */
   readChar(): Promise<string> {
     return this.#get(CHAR);
   }
 
-  /** Reads a signed 32-bit integer. */
   readInt(): Promise<number> {
     return this.#get(INT);
   }
 
-  /** Reads a signed 64-bit integer as a `bigint`. */
   readLong(): Promise<bigint> {
     return this.#get(LONG);
   }
 
-  /** Reads a signed 64-bit integer as a `number`; rejects with a `RangeError` when it is not safe (its 8 bytes are consumed). */
   readLongAsNumber(): Promise<number> {
     return this.#get(LONG_AS_NUMBER);
   }
 
-  /**
-   * Reads a 32-bit IEEE 754 float.
-   * A signalling NaN comes back quiet: widening a float32 to a JavaScript number sets its quiet bit
-   * (`0x7fbfffff` reads as the NaN whose float32 bits are `0x7fffffff`), so no number can carry Java's
-   * `Float.floatToRawIntBits` of it. To keep the exact bits, read them with `readInt` and convert
-   * yourself, or read into a `Float32Array` with `readFloats`, which copies the bits untouched.
-   */
   readFloat(): Promise<number> {
     return this.#get(FLOAT);
   }
 
-  /** Reads a 64-bit IEEE 754 double. */
   readDouble(): Promise<number> {
     return this.#get(DOUBLE);
   }
 
-  /** Writes 1 for true, 0 for false. */
   writeBoolean(v: boolean): Promise<void> {
     return this.#put(BOOLEAN as Primitive<unknown, boolean>, v);
   }
 
-  /** Writes the low 8 bits of `v`. */
   writeByte(v: number): Promise<void> {
     return this.#put(BYTE as Primitive<unknown, number>, v);
   }
 
-  /** Writes the low 16 bits of `v`. */
   writeShort(v: number): Promise<void> {
     return this.#put(SHORT as Primitive<unknown, number>, v);
   }
 
-  /** Writes a `char`: the first code unit of a string, or the low 16 bits of a number. */
   writeChar(v: string | number): Promise<void> {
     return this.#put(CHAR as Primitive<unknown, string | number>, v);
   }
 
-  /** Writes the low 32 bits of `v`. */
   writeInt(v: number): Promise<void> {
     return this.#put(INT as Primitive<unknown, number>, v);
   }
 
-  /** Writes a 64-bit integer: a `bigint` modulo 2^64, or a safe-integer `number`. */
   writeLong(v: bigint | number): Promise<void> {
     return this.#put(LONG as Primitive<unknown, bigint | number>, v);
   }
 
-  /** Writes a 32-bit float; NaN as Java's canonical NaN. */
   writeFloat(v: number): Promise<void> {
     return this.#put(FLOAT as Primitive<unknown, number>, v);
   }
 
-  /** Writes a 64-bit double; NaN as Java's canonical NaN. */
   writeDouble(v: number): Promise<void> {
     return this.#put(DOUBLE as Primitive<unknown, number>, v);
   }
 
-  /** Java's `readLine`: bytes up to `\n`, `\r` or `\r\n`, each one Latin-1 character; `null` only at end of file. */
   readLine(): Promise<string | null> {
     return this.#submit(() => readLine(this.#w, this.#latin1));
   }
 
-  /** Reads a string in Java's `writeUTF` format; rejects with `UTFDataFormatError` when malformed. */
   readUTF(): Promise<string> {
     return this.#submit(() => readUTF(this.#w));
   }
 
   // ---- DataOutput ----
 
-  /** `write(byte)`: the low 8 bits of a number. `write(buf, off?, len?)`: `len` bytes of `buf[off…]`. */
   write(b: number | Uint8Array, off = 0, len?: number): Promise<void> {
     if (typeof b === "number") return this.writeByte(b);
     return this.#submit(() => {
@@ -557,7 +524,6 @@ export class AsyncRandomAccessFile {
     });
   }
 
-  /** Java's `writeBytes`: the low 8 bits of each UTF-16 code unit of `s`, in one write. */
   writeBytes(s: string): Promise<void> {
     return this.#submit(() => {
       const bytes = latin1Bytes(s);
@@ -565,7 +531,6 @@ export class AsyncRandomAccessFile {
     });
   }
 
-  /** Java's `writeChars`: each UTF-16 code unit of `s` as 2 bytes (in this file's byte order), in one write. */
   writeChars(s: string): Promise<void> {
     return this.#submit(() => {
       const bytes = charBytes(this.#w.codec, s);
@@ -573,14 +538,12 @@ export class AsyncRandomAccessFile {
     });
   }
 
-  /** Java's `writeUTF`; rejects with `UTFDataFormatError`, writing nothing, beyond 65535 encoded bytes. */
   writeUTF(s: string): Promise<void> {
     return this.#submit(() => writeUTF(this.#w, s));
   }
 
   // ---- bulk ----
 
-  /** Fills `dst[off … off+count)` with 16-bit integers; rejects with {@link EOFError} if the file ends first. */
   readShorts(dst: Int16Array | Uint16Array, off = 0, count?: number): Promise<void> {
     return this.#submit(() => {
       const n = count === undefined ? dst.length - off : count;
@@ -589,7 +552,6 @@ export class AsyncRandomAccessFile {
     });
   }
 
-  /** Writes `src[off … off+count)` as 16-bit integers. */
   writeShorts(src: Int16Array | Uint16Array, off = 0, count?: number): Promise<void> {
     return this.#submit(() => {
       const n = count === undefined ? src.length - off : count;
@@ -598,7 +560,6 @@ export class AsyncRandomAccessFile {
     });
   }
 
-  /** Fills `dst[off … off+count)` with 32-bit integers; rejects with {@link EOFError} if the file ends first. */
   readInts(dst: Int32Array | Uint32Array, off = 0, count?: number): Promise<void> {
     return this.#submit(() => {
       const n = count === undefined ? dst.length - off : count;
@@ -607,7 +568,6 @@ export class AsyncRandomAccessFile {
     });
   }
 
-  /** Writes `src[off … off+count)` as 32-bit integers. */
   writeInts(src: Int32Array | Uint32Array, off = 0, count?: number): Promise<void> {
     return this.#submit(() => {
       const n = count === undefined ? src.length - off : count;
@@ -616,7 +576,6 @@ export class AsyncRandomAccessFile {
     });
   }
 
-  /** Fills `dst[off … off+count)` with 64-bit integers; rejects with {@link EOFError} if the file ends first. */
   readLongs(dst: BigInt64Array | BigUint64Array, off = 0, count?: number): Promise<void> {
     return this.#submit(() => {
       const n = count === undefined ? dst.length - off : count;
@@ -625,7 +584,6 @@ export class AsyncRandomAccessFile {
     });
   }
 
-  /** Writes `src[off … off+count)` as 64-bit integers. */
   writeLongs(src: BigInt64Array | BigUint64Array, off = 0, count?: number): Promise<void> {
     return this.#submit(() => {
       const n = count === undefined ? src.length - off : count;
@@ -634,10 +592,6 @@ export class AsyncRandomAccessFile {
     });
   }
 
-  /**
-   * Fills `dst[off … off+count)` with floats; rejects with {@link EOFError} if the file ends first. Each
-   * element gets the file's 32 bits as they are, a signalling NaN's included (unlike {@link readFloat}).
-   */
   readFloats(dst: Float32Array, off = 0, count?: number): Promise<void> {
     return this.#submit(() => {
       const n = count === undefined ? dst.length - off : count;
@@ -646,7 +600,6 @@ export class AsyncRandomAccessFile {
     });
   }
 
-  /** Writes `src[off … off+count)` as floats. */
   writeFloats(src: Float32Array, off = 0, count?: number): Promise<void> {
     return this.#submit(() => {
       const n = count === undefined ? src.length - off : count;
@@ -655,7 +608,6 @@ export class AsyncRandomAccessFile {
     });
   }
 
-  /** Fills `dst[off … off+count)` with doubles; rejects with {@link EOFError} if the file ends first. */
   readDoubles(dst: Float64Array, off = 0, count?: number): Promise<void> {
     return this.#submit(() => {
       const n = count === undefined ? dst.length - off : count;
@@ -664,7 +616,6 @@ export class AsyncRandomAccessFile {
     });
   }
 
-  /** Writes `src[off … off+count)` as doubles. */
   writeDoubles(src: Float64Array, off = 0, count?: number): Promise<void> {
     return this.#submit(() => {
       const n = count === undefined ? src.length - off : count;
@@ -675,7 +626,6 @@ export class AsyncRandomAccessFile {
 
   // ---- positional I/O: at an explicit position, the file pointer does not move ----
 
-  /** Reads up to `len` bytes at `position` into `buf[off…]`: the bytes read, or -1 at end of file. Sees unflushed writes. */
   readAt(position: number | bigint, buf: Uint8Array, off = 0, len?: number): Promise<number> {
     return this.#at(position, () => {
       const n = len === undefined ? buf.length - off : len;
@@ -684,7 +634,6 @@ export class AsyncRandomAccessFile {
     });
   }
 
-  /** Reads exactly `len` bytes at `position` into `buf[off…]`; rejects with {@link EOFError} if the file ends first. */
   readFullyAt(position: number | bigint, buf: Uint8Array, off = 0, len?: number): Promise<void> {
     return this.#at(position, () => {
       const n = len === undefined ? buf.length - off : len;
@@ -693,7 +642,6 @@ export class AsyncRandomAccessFile {
     });
   }
 
-  /** Writes `len` bytes of `buf[off…]` at `position` (buffered like any write). */
   writeAt(position: number | bigint, buf: Uint8Array, off = 0, len?: number): Promise<void> {
     return this.#at(position, () => {
       const n = len === undefined ? buf.length - off : len;
@@ -702,120 +650,92 @@ export class AsyncRandomAccessFile {
     });
   }
 
-  /** `readBoolean` at `position`; the pointer does not move. */
   readBooleanAt(position: number | bigint): Promise<boolean> {
     return this.#getAt(position, BOOLEAN);
   }
 
-  /** `readByte` at `position`; the pointer does not move. */
   readByteAt(position: number | bigint): Promise<number> {
     return this.#getAt(position, BYTE);
   }
 
-  /** `readUnsignedByte` at `position`; the pointer does not move. */
   readUnsignedByteAt(position: number | bigint): Promise<number> {
     return this.#getAt(position, UNSIGNED_BYTE);
   }
 
-  /** `readShort` at `position`; the pointer does not move. */
   readShortAt(position: number | bigint): Promise<number> {
     return this.#getAt(position, SHORT);
   }
 
-  /** `readUnsignedShort` at `position`; the pointer does not move. */
   readUnsignedShortAt(position: number | bigint): Promise<number> {
     return this.#getAt(position, UNSIGNED_SHORT);
   }
 
-  /** `readChar` at `position`; the pointer does not move. */
   readCharAt(position: number | bigint): Promise<string> {
     return this.#getAt(position, CHAR);
   }
 
-  /** `readInt` at `position`; the pointer does not move. */
   readIntAt(position: number | bigint): Promise<number> {
     return this.#getAt(position, INT);
   }
 
-  /** `readLong` at `position`; the pointer does not move. */
   readLongAt(position: number | bigint): Promise<bigint> {
     return this.#getAt(position, LONG);
   }
 
-  /** `readLongAsNumber` at `position`; the pointer does not move. */
   readLongAsNumberAt(position: number | bigint): Promise<number> {
     return this.#getAt(position, LONG_AS_NUMBER);
   }
 
-  /**
-   * `readFloat` at `position`; the pointer does not move.
-   * A signalling NaN comes back quiet: widening a float32 to a JavaScript number sets its quiet bit
-   * (`0x7fbfffff` reads as the NaN whose float32 bits are `0x7fffffff`), so no number can carry Java's
-   * `Float.floatToRawIntBits` of it. To keep the exact bits, read them with `readInt`At and convert
-   * yourself, or read into a `Float32Array` with `readFloats`, which copies the bits untouched.
-   */
   readFloatAt(position: number | bigint): Promise<number> {
     return this.#getAt(position, FLOAT);
   }
 
-  /** `readDouble` at `position`; the pointer does not move. */
   readDoubleAt(position: number | bigint): Promise<number> {
     return this.#getAt(position, DOUBLE);
   }
 
-  /** `readUTF` at `position`; the pointer does not move. */
   readUTFAt(position: number | bigint): Promise<string> {
     return this.#at(position, () => readUTF(this.#w));
   }
 
-  /** `writeBoolean` at `position`; the pointer does not move. */
   writeBooleanAt(position: number | bigint, v: boolean): Promise<void> {
     return this.#putAt(position, BOOLEAN as Primitive<unknown, boolean>, v);
   }
 
-  /** `writeByte` at `position`; the pointer does not move. */
   writeByteAt(position: number | bigint, v: number): Promise<void> {
     return this.#putAt(position, BYTE as Primitive<unknown, number>, v);
   }
 
-  /** `writeShort` at `position`; the pointer does not move. */
   writeShortAt(position: number | bigint, v: number): Promise<void> {
     return this.#putAt(position, SHORT as Primitive<unknown, number>, v);
   }
 
-  /** `writeChar` at `position`; the pointer does not move. */
   writeCharAt(position: number | bigint, v: string | number): Promise<void> {
     return this.#putAt(position, CHAR as Primitive<unknown, string | number>, v);
   }
 
-  /** `writeInt` at `position`; the pointer does not move. */
   writeIntAt(position: number | bigint, v: number): Promise<void> {
     return this.#putAt(position, INT as Primitive<unknown, number>, v);
   }
 
-  /** `writeLong` at `position`; the pointer does not move. */
   writeLongAt(position: number | bigint, v: bigint | number): Promise<void> {
     return this.#putAt(position, LONG as Primitive<unknown, bigint | number>, v);
   }
 
-  /** `writeFloat` at `position`; the pointer does not move. */
   writeFloatAt(position: number | bigint, v: number): Promise<void> {
     return this.#putAt(position, FLOAT as Primitive<unknown, number>, v);
   }
 
-  /** `writeDouble` at `position`; the pointer does not move. */
   writeDoubleAt(position: number | bigint, v: number): Promise<void> {
     return this.#putAt(position, DOUBLE as Primitive<unknown, number>, v);
   }
 
-  /** `writeUTF` at `position` (nothing written when too long); the pointer does not move. */
   writeUTFAt(position: number | bigint, s: string): Promise<void> {
     return this.#at(position, () => writeUTF(this.#w, s));
   }
 
   // ---- position and length ----
 
-  /** The file pointer, once every operation called before has taken effect. */
   getFilePointer(): Promise<number> {
     if (!this.#busy) {
       const w = this.#w;
@@ -828,7 +748,6 @@ export class AsyncRandomAccessFile {
     });
   }
 
-  /** Moves the file pointer (a `number` or `bigint`); a negative one rejects (`RangeError`) and changes nothing. */
   seek(pos: number | bigint): Promise<void> {
     if (!this.#busy) {
       try {
@@ -845,55 +764,32 @@ export class AsyncRandomAccessFile {
     });
   }
 
-  /** The file's length in bytes, counting this instance's unflushed writes. */
   length(): Promise<number> {
     return this.#enqueue(() => this.#drive(length(this.#w), false));
   }
 
-  /** Flushes, then truncates or extends the file; a pointer beyond `newLength` moves to it. */
   setLength(newLength: number | bigint): Promise<void> {
     return this.#enqueue(() => this.#drive(setLength(this.#w, newLength, this.#path), false));
   }
 
-  /** Writes this instance's unflushed data to the OS (no `fsync`; see {@link sync}). */
   flush(): Promise<void> {
     return this.#enqueue(() => this.#drive(flush(this.#w), false));
   }
 
-  /** Flushes, then `fsync`s. */
   sync(): Promise<void> {
     return this.#enqueue(() => this.#drive(sync(this.#w, false), false));
   }
 
-  /** Flushes, then `fdatasync`s. */
   datasync(): Promise<void> {
     return this.#enqueue(() => this.#drive(sync(this.#w, true), false));
   }
 
   // ---- locks ----
 
-  /**
-   * Takes an advisory lock on a range (Java's `FileChannel.lock`), waiting while another holder
-   * conflicts, without blocking the event loop or holding a libuv pool thread: the wait polls the
-   * non-blocking lock on timers (1 ms backing off to 50 ms), so it is not fair (a blocking waiter
-   * elsewhere may go first) and may notice a release up to 50 ms late. Operations called after it run
-   * once it is granted; {@link close} cancels it (it then rejects with `ClosedError`). Exclusive by default; a file opened `"r"` may only take
-   * shared locks (`LockModeError`). Overlapping a lock this instance holds: `OverlappingFileLockError`.
-   * Unlike the sync `lock()`, it waits for a conflicting lock held in this same thread through another
-   * instance of the file too: the thread stays free, so that holder can still release it. From the
-   * call until it settles without a lock, it counts as held for a sync `lock()` in this thread (the OS
-   * may grant it before the promise settles; Java likewise counts a thread still waiting).
-   * The `node` backend has no locks: `LockUnsupportedError`. {@link close} releases them all.
-   */
   lock(options: LockOptions = {}): Promise<AsyncFileLock> {
     return this.#enqueue(() => this.#lock(options, true)) as Promise<AsyncFileLock>;
   }
 
-  /**
-   * {@link lock} without waiting: `null` when another holder has a conflicting lock. For a sync `lock()` in
-   * this thread it counts exactly while the OS holds the lock: from the call itself when nothing needs
-   * flushing, and never when refused.
-   */
   tryLock(options: LockOptions = {}): Promise<AsyncFileLock | null> {
     return this.#enqueue(() => this.#lock(options, false));
   }
@@ -955,31 +851,16 @@ export class AsyncRandomAccessFile {
 
   // ---- streams ----
 
-  /**
-   * A `Readable` over the bytes `[start, end]` (`end` inclusive, as `fs.createReadStream`; default: to
-   * end of file), read with positional reads: the file pointer does not move, and the file stays open
-   * when the stream ends. Respects backpressure.
-   */
   createReadStream(options: ReadStreamOptions = {}): Readable {
     return createRangeReadStream(this, options);
   }
 
-  /**
-   * A `Writable` writing at `start` onwards (default 0) with positional writes, flushed when the stream
-   * finishes; the file pointer does not move, and the file stays open. Respects backpressure.
-   */
   createWriteStream(options: WriteStreamOptions = {}): Writable {
     return createRangeWriteStream(this, options);
   }
 
   // ---- closing ----
 
-  /**
-   * Flushes and closes, after every operation called before it. Idempotent. The descriptor is closed
-   * even when the flush fails; that error is then the rejection (the unflushed data is lost).
-   * A {@link lock} still waiting for another holder (now, or when its turn comes) is cancelled: it
-   * rejects with `ClosedError` and takes no lock, so the close behind it can run.
-   */
   close(): Promise<void> {
     // Cancel a lock() still waiting for another holder: the close queued behind it could never run.
     this.#closing = true;

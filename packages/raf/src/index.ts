@@ -6,6 +6,17 @@
  */
 export { type ByteOrder, UTFDataFormatError } from "@rafkit/bits";
 export { SystemCallError } from "@rafkit/syscall-state";
+export type {
+  DataInputApi,
+  DataOutputApi,
+  FileApi,
+  Flavor,
+  LockOf,
+  Position,
+  PositionalApi,
+  RandomAccessFileApi,
+  Result,
+} from "./api";
 export { AsyncRandomAccessFile } from "./async-random-access-file";
 export {
   ClosedError,

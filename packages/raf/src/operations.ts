@@ -31,14 +31,14 @@ export function* fill(w: Window, n: number): Op<number> {
   w.begin();
   let s: Step;
   while ((s = w.planRead(n)) === IO) yield;
-  return w.took(n, s);
+  return w.endPrimitiveRead(n, s);
 }
 
 /** Room for `n` bytes at the pointer: their index in `buf` (then `commit`). */
 export function* room(w: Window, n: number): Op<number> {
   w.beginWrite();
   while (w.planRoom(n) === IO) yield;
-  return w.at;
+  return w.progress.readyIndex;
 }
 
 /** Writes the dirty range to the file. */
@@ -74,7 +74,7 @@ export function* readByte(w: Window): Op<number> {
   let s: Step;
   while ((s = w.planRead(1)) === IO) yield;
   if (s === EOF) return -1;
-  const at = w.at;
+  const at = w.progress.readyIndex;
   w.consume(1);
   return w.buf[at]!;
 }
@@ -98,7 +98,7 @@ export function* readSome(w: Window, dst: Uint8Array, off: number, len: number):
   w.begin();
   if (len === 0) return 0;
   const s = yield* readBytes(w, dst, off, len, true);
-  return s === EOF && w.done === 0 ? -1 : w.done;
+  return s === EOF && w.progress.transferred === 0 ? -1 : w.progress.transferred;
 }
 
 /** `readFully(buf, off, len)` (bounds already checked). */
@@ -216,11 +216,11 @@ export function* readArray(
     let s: Step;
     while ((s = w.planRead(width)) === IO) yield;
     if (s === EOF) {
-      w.consume(w.avail);
+      w.consume(w.progress.readyBytes);
       throw new EOFError();
     }
-    const m = Math.min(Math.floor(w.avail / width), count - k);
-    decodeArray(w.buf, w.at, dst, off + k, m, order);
+    const m = Math.min(Math.floor(w.progress.readyBytes / width), count - k);
+    decodeArray(w.buf, w.progress.readyIndex, dst, off + k, m, order);
     w.consume(m * width);
     k += m;
   }
@@ -269,7 +269,7 @@ export function* systemCall(
 ): Op<number> {
   w.requestCall(call, length, lock);
   yield;
-  return w.result;
+  return w.request.callResult;
 }
 
 /** The file's length as this instance sees it: the OS size, counting unflushed writes (no `begin`). */

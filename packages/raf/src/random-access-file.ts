@@ -2,6 +2,7 @@ import { constants } from "node:os";
 import type { Readable, Writable } from "node:stream";
 import type { ByteOrder, NumericArray } from "@rafkit/bits";
 import { type FileMode, type SyncBackend, systemCallError } from "@rafkit/syscall-state";
+import type { RandomAccessFileApi } from "./api";
 import { checkFromIndexSize, EOFError } from "./errors";
 import { guard, unguard } from "./leak-guard";
 import { FileLock, HeldLocks, type LockOptions, lockGranted, lockRequest, planLock } from "./locks";
@@ -77,7 +78,7 @@ const EIO = constants.errno.EIO;
  * f.close();
  * ```
  */
-export class RandomAccessFile {
+export class RandomAccessFile implements RandomAccessFileApi<"sync"> {
   readonly #w: Window;
   readonly #backend: SyncBackend;
   readonly #order: ByteOrder;
@@ -108,41 +109,30 @@ export class RandomAccessFile {
     guard(this, this.#w, backend);
   }
 
-  /** The path this file was opened with. */
   get path(): string {
     return this.#path;
   }
 
-  /** The mode this file was opened with. */
   get mode(): FileMode {
     return this.#mode;
   }
 
-  /**
-   * The OS file descriptor (Java's `getFD()`), or -1 once closed. Its file offset is unspecified: this
-   * class only makes positional calls, and the native backend's `length()` is `lseek(SEEK_END)`, which
-   * moves it. Use positional calls (`pread`/`pwrite`) on it too.
-   */
   get fd(): number {
     return this.#w.closed ? -1 : this.#w.fd;
   }
 
-  /** Whether {@link close} has been called. */
   get closed(): boolean {
     return this.#w.closed;
   }
 
-  /** The byte order of numeric primitives and bulk arrays. */
   get byteOrder(): ByteOrder {
     return this.#order;
   }
 
-  /** The window size in bytes (0 = unbuffered). */
   get bufferSize(): number {
     return this.#w.capacity;
   }
 
-  /** The name of the syscall-state backend doing the I/O (`"native"`, `"node"`, …). */
   get backendName(): string {
     return this.#backend.name;
   }
@@ -157,9 +147,9 @@ export class RandomAccessFile {
       return;
     }
     w.complete(
-      w.ioWrite
-        ? b.pwrite(w.fd, w.ioBuf, w.ioOff, w.ioLen, w.ioPos)
-        : b.pread(w.fd, w.ioBuf, w.ioOff, w.ioLen, w.ioPos),
+      w.request.isWrite
+        ? b.pwrite(w.fd, w.request.buffer, w.request.offset, w.request.length, w.request.position)
+        : b.pread(w.fd, w.request.buffer, w.request.offset, w.request.length, w.request.position),
     );
   }
 
@@ -168,19 +158,19 @@ export class RandomAccessFile {
     const w = this.#w;
     const b = this.#backend;
     const fd = w.fd;
-    switch (w.call) {
+    switch (w.request.call) {
       case "size":
         return b.size(fd);
       case "truncate":
-        return b.truncate(fd, w.callLength);
+        return b.truncate(fd, w.request.truncateTo);
       case "sync":
         return b.sync(fd);
       case "datasync":
         return b.datasync(fd);
       case "lock":
-        return b.lock(fd, w.callLock!);
+        return b.lock(fd, w.request.lock!);
       case "unlock":
-        return b.unlock(fd, w.callLock!.position, w.callLock!.length);
+        return b.unlock(fd, w.request.lock!.position, w.request.lock!.length);
       case "close":
         return b.close(fd);
     }
@@ -223,7 +213,7 @@ export class RandomAccessFile {
     } else w.begin();
     let s: Step;
     while ((s = w.planRead(n)) === IO) this.#io();
-    return w.took(n, s);
+    return w.endPrimitiveRead(n, s);
   }
 
   /**
@@ -240,7 +230,7 @@ export class RandomAccessFile {
     const w = this.#w;
     w.beginWrite();
     while (w.planRoom(n) === IO) this.#io();
-    return w.at;
+    return w.progress.readyIndex;
   }
 
   /** `flushAll`: writes the dirty range to the file. */
@@ -310,7 +300,7 @@ export class RandomAccessFile {
       p.set(w.codec, w.view, 0, v);
       const r = this.#pwriteScratch(scratch, n);
       if (r === n) {
-        w.pos += n;
+        w.rawPointer += n;
         return;
       }
       // Anything else (short, an error, EINTR) was that planned flush: the window takes it over.
@@ -330,7 +320,7 @@ export class RandomAccessFile {
 
   /** `pwrite` of `n` bytes at the pointer from `scratch` (see {@link #preadScratch} for why a method of its own). */
   #pwriteScratch(scratch: Uint8Array, n: number): number {
-    return this.#backend.pwrite(this.#w.fd, scratch, 0, n, this.#w.pos);
+    return this.#backend.pwrite(this.#w.fd, scratch, 0, n, this.#w.rawPointer);
   }
 
   #checkOpen(): void {
@@ -386,14 +376,6 @@ export class RandomAccessFile {
 
   // ---- DataInput ----
 
-  /**
-   * `read()`: the next byte (0–255), or -1 at end of file.
-   * `read(buf, off?, len?)`: reads up to `len` bytes into `buf[off…]` and returns how many, or -1 at end
-   * of file (never 0 unless `len` is 0); one system call to read. When it moves the window or goes
-   * around it (`len` at least `bufferSize`), this instance's pending writes are flushed first; if that
-   * flush fails, the read throws and they stay pending.
-   * Bad `off`/`len` throw a `RangeError` (`ERR_OUT_OF_RANGE`) before any I/O.
-   */
   read(): number;
   read(buf: Uint8Array, off?: number, len?: number): number;
   read(buf?: Uint8Array, off = 0, len?: number): number {
@@ -411,7 +393,6 @@ export class RandomAccessFile {
     return this.#run(readSome(w, buf, off, n));
   }
 
-  /** Reads exactly `len` bytes into `buf[off…]`; {@link EOFError} if the file ends first (the bytes that were there are consumed). */
   readFully(buf: Uint8Array, off = 0, len: number = buf.length - off): void {
     checkFromIndexSize(off, len, buf.length);
     const w = this.#w;
@@ -422,18 +403,10 @@ export class RandomAccessFile {
     this.#run(readFully(w, buf, off, len));
   }
 
-  /**
-   * Java's `skipBytes`: moves the pointer forward by up to `n` bytes, never past end of file; returns the
-   * distance moved. `n` must be an integer (a `RangeError` for NaN or a fraction, before anything moves).
-   * From a pointer past end of file it moves back to the end and returns the (negative) distance as
-   * Java's `int` does, wrapped to 32 bits: from 4294967306 on an empty file, -10. A positive result is
-   * never more than `n`; `n` above 2^31-1 (which Java cannot pass) returns the full distance.
-   */
   skipBytes(n: number): number {
     return this.#run(skipBytes(this.#w, n));
   }
 
-  /** Reads a byte: true when it is not 0. */
   readBoolean(): boolean {
     const w = this.#w;
     let i = w.takeRead(1);
@@ -441,7 +414,6 @@ export class RandomAccessFile {
     return w.codec.getBoolean(w.view, i);
   }
 
-  /** Reads a signed byte (-128–127). */
   readByte(): number {
     const w = this.#w;
     let i = w.takeRead(1);
@@ -449,7 +421,6 @@ export class RandomAccessFile {
     return w.codec.getInt8(w.view, i);
   }
 
-  /** Reads an unsigned byte (0–255). */
   readUnsignedByte(): number {
     const w = this.#w;
     let i = w.takeRead(1);
@@ -457,7 +428,6 @@ export class RandomAccessFile {
     return w.codec.getUint8(w.view, i);
   }
 
-  /** Reads a signed 16-bit integer. */
   readShort(): number {
     const w = this.#w;
     let i = w.takeRead(2);
@@ -465,7 +435,6 @@ export class RandomAccessFile {
     return w.codec.getInt16(w.view, i);
   }
 
-  /** Reads an unsigned 16-bit integer. */
   readUnsignedShort(): number {
     const w = this.#w;
     let i = w.takeRead(2);
@@ -473,7 +442,6 @@ export class RandomAccessFile {
     return w.codec.getUint16(w.view, i);
   }
 
-  /** Reads a `char`: one UTF-16 code unit, as a one-character string. */
   readChar(): string {
     const w = this.#w;
     let i = w.takeRead(2);
@@ -481,7 +449,6 @@ export class RandomAccessFile {
     return w.codec.getChar(w.view, i);
   }
 
-  /** Reads a signed 32-bit integer. */
   readInt(): number {
     const w = this.#w;
     let i = w.takeRead(4);
@@ -489,7 +456,6 @@ export class RandomAccessFile {
     return w.codec.getInt32(w.view, i);
   }
 
-  /** Reads a signed 64-bit integer as a `bigint`. */
   readLong(): bigint {
     const w = this.#w;
     let i = w.takeRead(8);
@@ -497,10 +463,6 @@ export class RandomAccessFile {
     return w.codec.getBigInt64(w.view, i);
   }
 
-  /**
-   * Reads a signed 64-bit integer as a `number`, cheaper than {@link readLong}. Throws a `RangeError`
-   * (`ERR_OUT_OF_RANGE`) when it is not a safe integer; its 8 bytes are consumed all the same.
-   */
   readLongAsNumber(): number {
     const w = this.#w;
     let i = w.takeRead(8);
@@ -508,13 +470,6 @@ export class RandomAccessFile {
     return w.codec.getSafeInt64(w.view, i);
   }
 
-  /**
-   * Reads a 32-bit IEEE 754 float.
-   * A signalling NaN comes back quiet: widening a float32 to a JavaScript number sets its quiet bit
-   * (`0x7fbfffff` reads as the NaN whose float32 bits are `0x7fffffff`), so no number can carry Java's
-   * `Float.floatToRawIntBits` of it. To keep the exact bits, read them with `readInt` and convert
-   * yourself, or read into a `Float32Array` with `readFloats`, which copies the bits untouched.
-   */
   readFloat(): number {
     const w = this.#w;
     let i = w.takeRead(4);
@@ -522,7 +477,6 @@ export class RandomAccessFile {
     return w.codec.getFloat32(w.view, i);
   }
 
-  /** Reads a 64-bit IEEE 754 double. */
   readDouble(): number {
     const w = this.#w;
     let i = w.takeRead(8);
@@ -530,48 +484,32 @@ export class RandomAccessFile {
     return w.codec.getFloat64(w.view, i);
   }
 
-  /**
-   * Java's `readLine`: bytes up to `\n`, `\r` or `\r\n` (consumed, not returned), each byte one
-   * Latin-1 character; `null` only at end of file with nothing read.
-   */
   readLine(): string | null {
     return this.#run(readLine(this.#w, this.#latin1));
   }
 
-  /** Reads a string in Java's `writeUTF` format: a big-endian 2-byte length, then modified UTF-8. {@link UTFDataFormatError} when malformed. */
   readUTF(): string {
     return this.#run(readUTF(this.#w));
   }
 
   // ---- bulk reads ----
 
-  /**
-   * Fills `dst[off … off+count)` with 16-bit integers; {@link EOFError} if the file ends first (the
-   * bytes that were there are consumed, and the contents of that range of `dst` are then unspecified).
-   */
   readShorts(dst: Int16Array | Uint16Array, off = 0, count: number = dst.length - off): void {
     this.#readArray(dst, off, count, 2);
   }
 
-  /** Fills `dst[off … off+count)` with 32-bit integers; {@link EOFError} if the file ends first. */
   readInts(dst: Int32Array | Uint32Array, off = 0, count: number = dst.length - off): void {
     this.#readArray(dst, off, count, 4);
   }
 
-  /** Fills `dst[off … off+count)` with 64-bit integers; {@link EOFError} if the file ends first. */
   readLongs(dst: BigInt64Array | BigUint64Array, off = 0, count: number = dst.length - off): void {
     this.#readArray(dst, off, count, 8);
   }
 
-  /**
-   * Fills `dst[off … off+count)` with floats; {@link EOFError} if the file ends first. Each element gets
-   * the file's 32 bits as they are, a signalling NaN's included (unlike {@link readFloat}).
-   */
   readFloats(dst: Float32Array, off = 0, count: number = dst.length - off): void {
     this.#readArray(dst, off, count, 4);
   }
 
-  /** Fills `dst[off … off+count)` with doubles; {@link EOFError} if the file ends first. */
   readDoubles(dst: Float64Array, off = 0, count: number = dst.length - off): void {
     this.#readArray(dst, off, count, 8);
   }
@@ -583,11 +521,6 @@ export class RandomAccessFile {
 
   // ---- DataOutput ----
 
-  /**
-   * `write(byte)`: writes the low 8 bits of a number.
-   * `write(buf, off?, len?)`: writes `len` bytes of `buf[off…]`. Bad `off`/`len` throw a `RangeError`
-   * (`ERR_OUT_OF_RANGE`) before any I/O.
-   */
   write(b: number | Uint8Array, off = 0, len?: number): void {
     if (typeof b === "number") {
       this.writeByte(b);
@@ -604,144 +537,125 @@ export class RandomAccessFile {
   // the pointer before encoding and stores it after, so a `valueOf` that moved it in between would
   // lose the write.
 
-  /** Writes 1 for true, 0 for false. */
   writeBoolean(v: boolean): void {
     const w = this.#w;
-    const p = w.pos;
+    const p = w.rawPointer;
     const i = w.runIndex(1);
     if (i >= 0) {
       w.codec.setBoolean(w.view, i, v);
-      w.pos = p + 1;
+      w.rawPointer = p + 1;
     } else this.#putSlow(BOOLEAN, v);
   }
 
-  /** Writes the low 8 bits of `v`. */
   writeByte(v: number): void {
     v = +v;
     const w = this.#w;
-    const p = w.pos;
+    const p = w.rawPointer;
     const i = w.runIndex(1);
     if (i >= 0) {
       w.codec.setInt8(w.view, i, v);
-      w.pos = p + 1;
+      w.rawPointer = p + 1;
     } else this.#putSlow(BYTE, v);
   }
 
-  /** Writes the low 16 bits of `v`. */
   writeShort(v: number): void {
     v = +v;
     const w = this.#w;
-    const p = w.pos;
+    const p = w.rawPointer;
     const i = w.runIndex(2);
     if (i >= 0) {
       w.codec.setInt16(w.view, i, v);
-      w.pos = p + 2;
+      w.rawPointer = p + 2;
     } else this.#putSlow(SHORT, v);
   }
 
-  /** Writes a `char`: the first code unit of a string, or the low 16 bits of a number. */
   writeChar(v: string | number): void {
     if (typeof v !== "string") v = +v;
     const w = this.#w;
-    const p = w.pos;
+    const p = w.rawPointer;
     const i = w.runIndex(2);
     if (i >= 0) {
       w.codec.setChar(w.view, i, v);
-      w.pos = p + 2;
+      w.rawPointer = p + 2;
     } else this.#putSlow(CHAR, v);
   }
 
-  /** Writes the low 32 bits of `v`. */
   writeInt(v: number): void {
     v = +v;
     const w = this.#w;
-    const p = w.pos;
+    const p = w.rawPointer;
     const i = w.runIndex(4);
     if (i >= 0) {
       w.codec.setInt32(w.view, i, v);
-      w.pos = p + 4;
+      w.rawPointer = p + 4;
     } else this.#putSlow(INT, v);
   }
 
-  /** Writes a 64-bit integer: a `bigint` modulo 2^64, or a safe-integer `number` (a `RangeError` otherwise, nothing written). */
   writeLong(v: bigint | number): void {
     const w = this.#w;
-    const p = w.pos;
+    const p = w.rawPointer;
     const i = w.runIndex(8);
     if (i >= 0) {
       if (typeof v === "bigint") w.codec.setBigInt64(w.view, i, v);
       else w.codec.setSafeInt64(w.view, i, v);
-      w.pos = p + 8;
+      w.rawPointer = p + 8;
     } else this.#putSlow(LONG, v);
   }
 
-  /** Writes a 32-bit float; NaN as Java's canonical `0x7fc00000`. */
   writeFloat(v: number): void {
     v = +v;
     const w = this.#w;
-    const p = w.pos;
+    const p = w.rawPointer;
     const i = w.runIndex(4);
     if (i >= 0) {
       w.codec.setFloat32(w.view, i, v);
-      w.pos = p + 4;
+      w.rawPointer = p + 4;
     } else this.#putSlow(FLOAT, v);
   }
 
-  /** Writes a 64-bit double; NaN as Java's canonical `0x7ff8000000000000`. */
   writeDouble(v: number): void {
     v = +v;
     const w = this.#w;
-    const p = w.pos;
+    const p = w.rawPointer;
     const i = w.runIndex(8);
     if (i >= 0) {
       w.codec.setFloat64(w.view, i, v);
-      w.pos = p + 8;
+      w.rawPointer = p + 8;
     } else this.#putSlow(DOUBLE, v);
   }
 
-  /** Java's `writeBytes`: the low 8 bits of each UTF-16 code unit of `s`, in one write. */
   writeBytes(s: string): void {
     const bytes = latin1Bytes(s);
     this.#run(writeBytes(this.#w, bytes, 0, bytes.length));
   }
 
-  /** Java's `writeChars`: each UTF-16 code unit of `s` as 2 bytes (in this file's byte order), in one write. */
   writeChars(s: string): void {
     const bytes = charBytes(this.#w.codec, s);
     this.#run(writeBytes(this.#w, bytes, 0, bytes.length));
   }
 
-  /**
-   * Java's `writeUTF`: a big-endian 2-byte length, then `s` in modified UTF-8, in one write.
-   * Throws {@link UTFDataFormatError} and writes nothing when that exceeds 65535 bytes.
-   */
   writeUTF(s: string): void {
     this.#run(writeUTF(this.#w, s));
   }
 
   // ---- bulk writes ----
 
-  /** Writes `src[off … off+count)` as 16-bit integers. */
   writeShorts(src: Int16Array | Uint16Array, off = 0, count: number = src.length - off): void {
     this.#writeArray(src, off, count, 2);
   }
 
-  /** Writes `src[off … off+count)` as 32-bit integers. */
   writeInts(src: Int32Array | Uint32Array, off = 0, count: number = src.length - off): void {
     this.#writeArray(src, off, count, 4);
   }
 
-  /** Writes `src[off … off+count)` as 64-bit integers. */
   writeLongs(src: BigInt64Array | BigUint64Array, off = 0, count: number = src.length - off): void {
     this.#writeArray(src, off, count, 8);
   }
 
-  /** Writes `src[off … off+count)` as floats (NaN canonicalised, as Java). */
   writeFloats(src: Float32Array, off = 0, count: number = src.length - off): void {
     this.#writeArray(src, off, count, 4);
   }
 
-  /** Writes `src[off … off+count)` as doubles (NaN canonicalised, as Java). */
   writeDoubles(src: Float64Array, off = 0, count: number = src.length - off): void {
     this.#writeArray(src, off, count, 8);
   }
@@ -753,11 +667,6 @@ export class RandomAccessFile {
 
   // ---- positional I/O: at an explicit position, the file pointer does not move ----
 
-  /**
-   * Reads up to `len` bytes at `position` into `buf[off…]`, without moving the file pointer (Java's
-   * `FileChannel.read(dst, position)`): the bytes read, or -1 at end of file. Sees this instance's
-   * unflushed writes.
-   */
   readAt(
     position: number | bigint,
     buf: Uint8Array,
@@ -771,7 +680,6 @@ export class RandomAccessFile {
     return this.#run(at(w, pos, readSome(w, buf, off, len)));
   }
 
-  /** Reads exactly `len` bytes at `position` into `buf[off…]` without moving the pointer; {@link EOFError} if the file ends first. */
   readFullyAt(
     position: number | bigint,
     buf: Uint8Array,
@@ -788,7 +696,6 @@ export class RandomAccessFile {
     this.#run(at(w, pos, readFully(w, buf, off, len)));
   }
 
-  /** Writes `len` bytes of `buf[off…]` at `position` without moving the pointer (buffered like any write). */
   writeAt(
     position: number | bigint,
     buf: Uint8Array,
@@ -802,135 +709,102 @@ export class RandomAccessFile {
     else this.#run(at(w, pos, writeBytes(w, buf, off, len)));
   }
 
-  /** Reads a byte at `position`: true when it is not 0. The pointer does not move. */
   readBooleanAt(position: number | bigint): boolean {
     return this.#getAt(position, BOOLEAN);
   }
 
-  /** Reads a signed byte at `position`. The pointer does not move. */
   readByteAt(position: number | bigint): number {
     return this.#getAt(position, BYTE);
   }
 
-  /** Reads an unsigned byte at `position`. The pointer does not move. */
   readUnsignedByteAt(position: number | bigint): number {
     return this.#getAt(position, UNSIGNED_BYTE);
   }
 
-  /** Reads a signed 16-bit integer at `position`. The pointer does not move. */
   readShortAt(position: number | bigint): number {
     return this.#getAt(position, SHORT);
   }
 
-  /** Reads an unsigned 16-bit integer at `position`. The pointer does not move. */
   readUnsignedShortAt(position: number | bigint): number {
     return this.#getAt(position, UNSIGNED_SHORT);
   }
 
-  /** Reads a `char` (a one-character string) at `position`. The pointer does not move. */
   readCharAt(position: number | bigint): string {
     return this.#getAt(position, CHAR);
   }
 
-  /** Reads a signed 32-bit integer at `position`. The pointer does not move. */
   readIntAt(position: number | bigint): number {
     return this.#getAt(position, INT);
   }
 
-  /** Reads a signed 64-bit integer at `position`, as a `bigint`. The pointer does not move. */
   readLongAt(position: number | bigint): bigint {
     return this.#getAt(position, LONG);
   }
 
-  /** Reads a signed 64-bit integer at `position` as a `number` (`RangeError` when not safe). The pointer does not move. */
   readLongAsNumberAt(position: number | bigint): number {
     return this.#getAt(position, LONG_AS_NUMBER);
   }
 
-  /**
-   * Reads a float at `position`. The pointer does not move.
-   * A signalling NaN comes back quiet: widening a float32 to a JavaScript number sets its quiet bit
-   * (`0x7fbfffff` reads as the NaN whose float32 bits are `0x7fffffff`), so no number can carry Java's
-   * `Float.floatToRawIntBits` of it. To keep the exact bits, read them with `readInt`At and convert
-   * yourself, or read into a `Float32Array` with `readFloats`, which copies the bits untouched.
-   */
   readFloatAt(position: number | bigint): number {
     return this.#getAt(position, FLOAT);
   }
 
-  /** Reads a double at `position`. The pointer does not move. */
   readDoubleAt(position: number | bigint): number {
     return this.#getAt(position, DOUBLE);
   }
 
-  /** Reads a `writeUTF` string at `position`. The pointer does not move. */
   readUTFAt(position: number | bigint): string {
     return this.#at(position, readUTF(this.#w));
   }
 
-  /** `writeBoolean` at `position`. The pointer does not move. */
   writeBooleanAt(position: number | bigint, v: boolean): void {
     this.#putAt(position, BOOLEAN as Primitive<unknown, boolean>, v);
   }
 
-  /** `writeByte` at `position`. The pointer does not move. */
   writeByteAt(position: number | bigint, v: number): void {
     this.#putAt(position, BYTE as Primitive<unknown, number>, v);
   }
 
-  /** `writeShort` at `position`. The pointer does not move. */
   writeShortAt(position: number | bigint, v: number): void {
     this.#putAt(position, SHORT as Primitive<unknown, number>, v);
   }
 
-  /** `writeChar` at `position`. The pointer does not move. */
   writeCharAt(position: number | bigint, v: string | number): void {
     this.#putAt(position, CHAR as Primitive<unknown, string | number>, v);
   }
 
-  /** `writeInt` at `position`. The pointer does not move. */
   writeIntAt(position: number | bigint, v: number): void {
     this.#putAt(position, INT as Primitive<unknown, number>, v);
   }
 
-  /** `writeLong` at `position`. The pointer does not move. */
   writeLongAt(position: number | bigint, v: bigint | number): void {
     this.#putAt(position, LONG as Primitive<unknown, bigint | number>, v);
   }
 
-  /** `writeFloat` at `position`. The pointer does not move. */
   writeFloatAt(position: number | bigint, v: number): void {
     this.#putAt(position, FLOAT as Primitive<unknown, number>, v);
   }
 
-  /** `writeDouble` at `position`. The pointer does not move. */
   writeDoubleAt(position: number | bigint, v: number): void {
     this.#putAt(position, DOUBLE as Primitive<unknown, number>, v);
   }
 
-  /** `writeUTF` at `position` (nothing written when too long). The pointer does not move. */
   writeUTFAt(position: number | bigint, s: string): void {
     this.#at(position, writeUTF(this.#w, s));
   }
 
   // ---- position and length ----
 
-  /** The file pointer: where the next read or write happens. */
   getFilePointer(): number {
     this.#checkOpen();
     return this.#w.pointer;
   }
 
-  /**
-   * Moves the file pointer (a `number` or `bigint`). Past end of file is allowed and does not grow
-   * the file until a write. Negative: a `RangeError` (`ERR_OUT_OF_RANGE`, "Negative seek offset"), and nothing changes.
-   */
   seek(pos: number | bigint): void {
     this.#checkOpen();
     this.#w.pointer = toPosition(pos, "seek offset");
   }
 
-  /** The file's length in bytes, counting this instance's unflushed writes. One system call. */
   length(): number {
     // The shared `length` operation, minus the generator.
     const w = this.#w;
@@ -940,55 +814,30 @@ export class RandomAccessFile {
     return w.logicalLength(r);
   }
 
-  /**
-   * Flushes, then truncates or extends the file; a pointer beyond `newLength` moves to it (Java's rule).
-   * A negative length fails as in Java, with `EINVAL` from `ftruncate` (before any I/O).
-   */
   setLength(newLength: number | bigint): void {
     this.#run(setLength(this.#w, newLength, this.#path));
   }
 
-  /** Writes this instance's unflushed data to the OS (no `fsync`; see {@link sync}). */
   flush(): void {
     // The shared `flush` operation, minus the generator: nothing to allocate on the sync path.
     this.#w.begin();
     this.#flushAll();
   }
 
-  /** Flushes, then `fsync`s: content and metadata reach the device (Java's `getFD().sync()`). */
   sync(): void {
     this.#run(sync(this.#w, false));
   }
 
-  /** Flushes, then `fdatasync`s: content (and the metadata needed to read it) reach the device. */
   datasync(): void {
     this.#run(sync(this.#w, true));
   }
 
   // ---- locks ----
 
-  /**
-   * Takes an advisory lock on a range of the file (Java's `FileChannel.lock`), **waiting** (and so
-   * blocking this thread) while another holder conflicts. Exclusive by default; `{ shared: true }` for a
-   * shared lock (the only kind a file opened `"r"` may take: an exclusive one throws `LockModeError`).
-   * A range overlapping one this instance holds throws `OverlappingFileLockError`, and so does a range
-   * that would have to wait for a conflicting lock held **in this same thread** through another instance
-   * of the same file (same device and inode; with Linux OFD locks two instances conflict): that holder
-   * could never run to release it, so the wait would never end (Java throws
-   * `OverlappingFileLockException` for any overlap within the JVM). An `AsyncRandomAccessFile`'s
-   * `lock()` in this thread counts from its call (not its promise's settling) until it settles without
-   * a lock; its `tryLock()` exactly while the OS holds that lock (from the call itself when nothing
-   * needs flushing; a refused attempt never counts). Holders in other threads or processes are waited for. The `node` backend
-   * has no locks (`LockUnsupportedError`). All locks are released by {@link close}.
-   */
   lock(options: LockOptions = {}): FileLock {
     return this.#lock(options, true) as FileLock;
   }
 
-  /**
-   * {@link lock} without waiting: `null` when another holder has a conflicting lock (another instance of
-   * the same file in this thread included: it never throws for those).
-   */
   tryLock(options: LockOptions = {}): FileLock | null {
     return this.#lock(options, false);
   }
@@ -1023,24 +872,14 @@ export class RandomAccessFile {
 
   // ---- streams ----
 
-  /**
-   * A `Readable` over the bytes `[start, end]` (`end` inclusive, as `fs.createReadStream`; default: to
-   * end of file), read with positional reads (synchronous, one per `_read`): the file pointer does not
-   * move, and the file stays open when the stream ends. Respects backpressure.
-   */
   createReadStream(options: ReadStreamOptions = {}): Readable {
     return createRangeReadStream(this, options);
   }
 
-  /** A `Writable` writing at `start` onwards (default 0) with positional writes, flushed when it finishes. */
   createWriteStream(options: WriteStreamOptions = {}): Writable {
     return createRangeWriteStream(this, options);
   }
 
-  /**
-   * Flushes and closes. Idempotent. The descriptor is closed even when the flush fails; that
-   * error is then thrown (the unflushed data is lost, as with any failed close).
-   */
   close(): void {
     const w = this.#w;
     this.#run(

@@ -2,6 +2,18 @@ import { constants } from "node:os";
 import { BigEndianView, type ViewCodec } from "@rafkit/bits";
 import { type LockRequest, systemCallError } from "@rafkit/syscall-state";
 import { ClosedError, EOFError } from "./errors";
+import {
+  CALL,
+  DIRECT_READ,
+  DIRECT_WRITE,
+  FILL,
+  FLUSH,
+  OperationProgress,
+  PendingRequest,
+  type SystemCall,
+} from "./window-request";
+
+export type { SystemCall } from "./window-request";
 
 const EINTR = constants.errno.EINTR;
 const EIO = constants.errno.EIO;
@@ -13,24 +25,13 @@ const EINVAL = constants.errno.EINVAL;
 export type Step = 0 | 1 | 2;
 /** The operation can complete from the window. */
 export const READY: Step = 0;
-/** The driver must perform the pending request (`ioWrite`/`ioBuf`/`ioOff`/`ioLen`/`ioPos`), pass its result to `complete`, and plan again. */
+/** The driver must perform the pending request ({@link Window.request}), pass its result to `complete`, and plan again. */
 export const IO: Step = 1;
-/** The file ended first; `avail` bytes at `at` (possibly 0) were all there was. */
+/** The file ended first; `progress.readyBytes` bytes at `progress.readyIndex` (possibly 0) were all there was. */
 export const EOF: Step = 2;
-
-// What the pending request is for, so `complete` knows how to apply its result.
-const FILL = 1;
-const FLUSH = 2;
-const DIRECT_READ = 3;
-const DIRECT_WRITE = 4;
-/** Any other system call ({@link SystemCall}): its raw result goes to `result`, never thrown by `complete`. */
-const CALL = 5;
 
 /** `dirtyFrom` of a clean window: above any index, so a commit's `i < dirtyFrom` test alone starts a range. A Smi. */
 const CLEAN = 0x3fffffff;
-
-/** The system calls other than `pread`/`pwrite` an operation can ask its driver for (see {@link Window.requestCall}). */
-export type SystemCall = "size" | "truncate" | "sync" | "datasync" | "lock" | "unlock" | "close";
 
 /**
  * The I/O-free core of a random access file: the file pointer and ONE window over a file range that
@@ -52,7 +53,7 @@ export class Window {
    * The file pointer, raw: the hot paths move it directly. Everything else goes through
    * {@link pointer}, which ends a write run first.
    */
-  pos = 0;
+  rawPointer = 0;
   /** The window's bytes (at least 8, so any primitive fits even when `capacity` is 0 or 1). */
   readonly buf: Uint8Array;
   /** `buf` as a DataView, made once: primitives are decoded and encoded through it. */
@@ -88,40 +89,10 @@ export class Window {
   readonly readOnly: boolean;
   closed = false;
 
-  /** After a READY/EOF plan: where the bytes are in `buf`, and how many are there from `at`. */
-  at = 0;
-  avail = 0;
-
-  /** The pending request. */
-  kind = 0;
-  ioWrite = false;
-  ioBuf: Uint8Array;
-  ioOff = 0;
-  ioLen = 0;
-  ioPos = 0;
-  /** A pending {@link CALL}: which one, its length argument (`truncate`), its lock request (`lock`/`unlock`). */
-  call: SystemCall = "size";
-  callLength = 0;
-  callLock: LockRequest | undefined;
-  /** The raw result (or `-errno`) of the last completed {@link CALL}. */
-  result = 0;
-
-  /** Per-operation progress: bytes transferred, whether the file ended, whether a read reached the OS. Reset by {@link begin}. */
-  done = 0;
-  eof = false;
-  readMade = false;
-
-  /**
-   * Where the pointer stood when the current write began (see {@link beginWrite}), until the next
-   * operation begins or a flush fails: in `rws`/`rwd`, a write whose own flush the OS refuses for good is
-   * done only as far as its bytes reached the file, and the pointer goes back to the end of those (here,
-   * if none did), however many flushes of it succeeded before. -1 otherwise.
-   */
-  writeFrom = -1;
-
-  /** `readLine` state: the text so far, and whether a `\r` was just consumed. */
-  line = "";
-  lineCR = false;
+  /** The system call the current operation waits for, once a plan answered {@link IO}. */
+  readonly request: PendingRequest;
+  /** What the current operation has done so far (reset by {@link begin}). */
+  readonly progress = new OperationProgress();
 
   constructor(
     /** The open descriptor. */
@@ -133,7 +104,7 @@ export class Window {
   ) {
     this.capacity = capacity;
     this.buf = new Uint8Array(Math.max(capacity, 8));
-    this.ioBuf = this.buf;
+    this.request = new PendingRequest(this.buf);
     this.view = new DataView(this.buf.buffer, this.buf.byteOffset, this.buf.byteLength);
     this.codec = options.codec ?? BigEndianView;
     const buf = this.buf;
@@ -155,18 +126,19 @@ export class Window {
 
   /** The file pointer. Moving it ends the write run, whose extent the pointer marks. */
   get pointer(): number {
-    return this.pos;
+    return this.rawPointer;
   }
 
   set pointer(p: number) {
     if (this.runEnd >= 0) this.settle();
-    this.pos = p;
+    this.rawPointer = p;
   }
 
   /** Whether the window holds bytes not yet written to the file. */
   get dirty(): boolean {
     return (
-      this.dirtyTo > this.dirtyFrom || (this.runEnd >= 0 && this.pos - this.start > this.runFrom)
+      this.dirtyTo > this.dirtyFrom ||
+      (this.runEnd >= 0 && this.rawPointer - this.start > this.runFrom)
     );
   }
 
@@ -184,7 +156,7 @@ export class Window {
     if (this.runEnd < 0) return;
     this.runEnd = -1;
     this.valid = this.runValid;
-    const to = this.pos - this.start;
+    const to = this.rawPointer - this.start;
     if (to > this.runFrom) this.mark(this.runFrom, to);
   }
 
@@ -192,12 +164,12 @@ export class Window {
   begin(): void {
     this.settle();
     if (this.closed) throw new ClosedError();
-    this.writeFrom = -1;
-    this.done = 0;
-    this.eof = false;
-    this.readMade = false;
-    this.line = "";
-    this.lineCR = false;
+    this.progress.writeStart = -1;
+    this.progress.transferred = 0;
+    this.progress.endOfFile = false;
+    this.progress.osReadMade = false;
+    this.progress.lineText = "";
+    this.progress.lineAfterCR = false;
     // Unbuffered: never serve bytes a failed operation left behind.
     if (this.capacity === 0 && !this.dirty) this.valid = 0;
   }
@@ -206,7 +178,7 @@ export class Window {
   beginWrite(): void {
     this.begin();
     if (this.readOnly) throw systemCallError(-EBADF, "write", this.path);
-    this.writeFrom = this.pos;
+    this.progress.writeStart = this.rawPointer;
   }
 
   /**
@@ -214,9 +186,9 @@ export class Window {
    * (always during a write run: see {@link runFrom}).
    */
   takeRead(n: number): number {
-    const i = this.pos - this.start;
+    const i = this.rawPointer - this.start;
     if (i >= 0 && i + n <= this.valid) {
-      this.pos += n;
+      this.rawPointer += n;
       return i;
     }
     return -1;
@@ -225,11 +197,11 @@ export class Window {
   /**
    * Hot path of a primitive write: the index in `buf` where `n` bytes at the pointer may go, extending
    * the open write run or opening one; -1 for the slow path. The caller writes them, then sets
-   * {@link pos} to the pointer it read plus `n` (re-reading `pos` after the write costs a load on
+   * {@link rawPointer} to the pointer it read plus `n` (re-reading it after the write costs a load on
    * the loop-carried path). Small and call-free once inlined, so a writer keeps it inline without spilling.
    */
   runIndex(n: number): number {
-    const i = this.pos - this.start;
+    const i = this.rawPointer - this.start;
     if (i >= 0 && i + n <= this.runEnd) return i;
     if (
       this.runEnd < 0 &&
@@ -247,7 +219,7 @@ export class Window {
   /** The index in `buf` where `n` bytes at the pointer may be written; -1 to take the slow path. Call {@link commit} after writing them. */
   writeIndex(n: number): number {
     this.settle();
-    const i = this.pos - this.start;
+    const i = this.rawPointer - this.start;
     return i >= 0 && i <= this.valid && i + n <= this.limit && this.joins(i, i + n) ? i : -1;
   }
 
@@ -259,7 +231,7 @@ export class Window {
   commit(i: number, n: number): boolean {
     this.settle();
     this.mark(i, i + n);
-    this.pos += n;
+    this.rawPointer += n;
     // Write-through modes (and `r`, and closed) have no limit, so they never run.
     if (this.limit > 0) this.openRun(i + n);
     return this.writeThrough;
@@ -301,72 +273,65 @@ export class Window {
    * Ends a primitive read once {@link planRead}`(n)` gave `s` (READY or EOF): the index in `buf` of the
    * `n` bytes, consumed; {@link EOFError} when short (what there was is consumed).
    */
-  took(n: number, s: Step): number {
+  endPrimitiveRead(n: number, s: Step): number {
     if (s === EOF) {
-      this.consume(this.avail);
+      this.consume(this.progress.readyBytes);
       throw new EOFError();
     }
-    const at = this.at;
+    const at = this.progress.readyIndex;
     this.consume(n);
     return at;
   }
 
   /** Advances the pointer over `k` bytes already taken from `buf` (unbuffered: forgets them). */
   consume(k: number): void {
-    this.pos += k;
+    this.rawPointer += k;
     if (this.capacity === 0) this.valid = 0;
   }
 
   /**
    * Plans making `n` (at most 8, or at most the capacity) bytes at the pointer readable in `buf`.
-   * READY: they are at `buf[at]`, `avail >= n` bytes in all; the pointer has not moved (see {@link consume}).
-   * EOF: only `avail` bytes remained.
+   * READY: they are at `buf[progress.readyIndex]`, `progress.readyBytes >= n` bytes in all; the pointer has not moved (see {@link consume}).
+   * EOF: only `progress.readyBytes` bytes remained.
    */
   planRead(n: number): Step {
     this.settle();
-    const i = this.pos - this.start;
+    const i = this.rawPointer - this.start;
     if (i >= 0 && i + n <= this.valid) {
-      this.at = i;
-      this.avail = this.valid - i;
+      this.progress.readyIndex = i;
+      this.progress.readyBytes = this.valid - i;
       return READY;
     }
-    if (this.eof) {
-      this.at = i;
-      this.avail = i >= 0 && i < this.valid ? this.valid - i : 0;
+    if (this.progress.endOfFile) {
+      this.progress.readyIndex = i;
+      this.progress.readyBytes = i >= 0 && i < this.valid ? this.valid - i : 0;
       return EOF;
     }
     const lim = Math.max(n, this.capacity);
     if (i < 0 || i + n > lim) {
       if (this.dirty) return this.requestFlush();
-      this.start = this.pos;
+      this.start = this.rawPointer;
       this.valid = 0;
     }
     // Extend the window: the file is authoritative beyond `valid`, so no flush is needed.
-    return this.request(
-      FILL,
-      false,
-      this.buf,
-      this.valid,
-      lim - this.valid,
-      this.start + this.valid,
-    );
+    return this.ask(FILL, false, this.buf, this.valid, lim - this.valid, this.start + this.valid);
   }
 
-  /** Plans room for `n` bytes at the pointer; READY when `buf[at]` may take them (then write and {@link commit}). */
+  /** Plans room for `n` bytes at the pointer; READY when `buf[progress.readyIndex]` may take them (then write and {@link commit}). */
   planRoom(n: number): Step {
     this.settle();
-    const i = this.pos - this.start;
+    const i = this.rawPointer - this.start;
     const lim = Math.max(n, this.capacity);
     if (i >= 0 && i <= this.valid && i + n <= lim) {
       // Not joining the dirty range: flush it, then come back for the same room (the window stays).
       if (!this.joins(i, i + n)) return this.requestFlush();
-      this.at = i;
+      this.progress.readyIndex = i;
       return READY;
     }
     if (this.dirty) return this.requestFlush();
-    this.start = this.pos;
+    this.start = this.rawPointer;
     this.valid = 0;
-    this.at = 0;
+    this.progress.readyIndex = 0;
     return READY;
   }
 
@@ -377,42 +342,57 @@ export class Window {
   }
 
   /**
-   * Plans copying `len` bytes at the pointer into `dst[off…]`, `done` so far. With `some`, READY as soon
+   * Plans copying `len` bytes at the pointer into `dst[off…]`, `progress.transferred` so far. With `some`, READY as soon
    * as any byte arrived (Java's `read(byte[])`: at most one system call); otherwise all `len` (`readFully`).
    * Transfers of at least the capacity bypass the window.
    */
   planReadBytes(dst: Uint8Array, off: number, len: number, some: boolean): Step {
     this.settle();
     for (;;) {
-      const rem = len - this.done;
-      if (rem === 0 || (some && this.done > 0 && this.readMade)) return READY;
-      const i = this.pos - this.start;
+      const rem = len - this.progress.transferred;
+      if (rem === 0 || (some && this.progress.transferred > 0 && this.progress.osReadMade))
+        return READY;
+      const i = this.rawPointer - this.start;
       if (i >= 0 && i < this.valid) {
         const k = Math.min(this.valid - i, rem);
-        dst.set(this.buf.subarray(i, i + k), off + this.done);
-        this.done += k;
+        dst.set(this.buf.subarray(i, i + k), off + this.progress.transferred);
+        this.progress.transferred += k;
         this.consume(k);
         continue;
       }
-      if (this.eof) return EOF;
-      if (some && this.done > 0) {
+      if (this.progress.endOfFile) return EOF;
+      if (some && this.progress.transferred > 0) {
         // The window's part is copied (the pointer is at its end, so no dirty byte lies ahead): one
         // direct read for the rest, as the JDK's single read(2) asks the OS for all `len` bytes.
-        return this.request(DIRECT_READ, false, dst, off + this.done, rem, this.pos);
+        return this.ask(
+          DIRECT_READ,
+          false,
+          dst,
+          off + this.progress.transferred,
+          rem,
+          this.rawPointer,
+        );
       }
       if (rem >= this.capacity) {
         if (this.dirty) return this.requestFlush();
-        return this.request(DIRECT_READ, false, dst, off + this.done, rem, this.pos);
+        return this.ask(
+          DIRECT_READ,
+          false,
+          dst,
+          off + this.progress.transferred,
+          rem,
+          this.rawPointer,
+        );
       }
       // The fill extends the window's file part up to its capacity: when that would end before the
       // `rem` bytes do, the window moves to the pointer first, so one fill asks for all of them (a
       // `read` stays short only where the OS read is: at end of file).
       if (i < 0 || i + rem > this.capacity) {
         if (this.dirty) return this.requestFlush();
-        this.start = this.pos;
+        this.start = this.rawPointer;
         this.valid = 0;
       }
-      return this.request(
+      return this.ask(
         FILL,
         false,
         this.buf,
@@ -423,28 +403,38 @@ export class Window {
     }
   }
 
-  /** Plans writing `len` bytes of `src[off…]` at the pointer, `done` so far. Transfers of at least the capacity bypass the window. */
+  /** Plans writing `len` bytes of `src[off…]` at the pointer, `progress.transferred` so far. Transfers of at least the capacity bypass the window. */
   planWriteBytes(src: Uint8Array, off: number, len: number): Step {
     this.settle();
     for (;;) {
-      const rem = len - this.done;
+      const rem = len - this.progress.transferred;
       if (rem === 0) return READY;
       if (rem >= this.capacity) {
         if (this.dirty) return this.requestFlush();
-        return this.request(DIRECT_WRITE, true, src, off + this.done, rem, this.pos);
+        return this.ask(
+          DIRECT_WRITE,
+          true,
+          src,
+          off + this.progress.transferred,
+          rem,
+          this.rawPointer,
+        );
       }
-      const i = this.pos - this.start;
+      const i = this.rawPointer - this.start;
       if (i >= 0 && i <= this.valid && i < this.capacity) {
         const k = Math.min(this.capacity - i, rem);
         if (!this.joins(i, i + k)) return this.requestFlush();
-        this.buf.set(src.subarray(off + this.done, off + this.done + k), i);
-        this.done += k;
+        this.buf.set(
+          src.subarray(off + this.progress.transferred, off + this.progress.transferred + k),
+          i,
+        );
+        this.progress.transferred += k;
         this.mark(i, i + k);
-        this.pos += k;
+        this.rawPointer += k;
         continue;
       }
       if (this.dirty) return this.requestFlush();
-      this.start = this.pos;
+      this.start = this.rawPointer;
       this.valid = 0;
     }
   }
@@ -459,37 +449,38 @@ export class Window {
       const s = this.planRead(1);
       if (s !== READY) return s;
       const b = this.buf;
-      let j = this.at;
-      if (this.lineCR) {
-        this.lineCR = false;
+      let j = this.progress.readyIndex;
+      if (this.progress.lineAfterCR) {
+        this.progress.lineAfterCR = false;
         this.consume(b[j] === 0x0a ? 1 : 0);
         return READY;
       }
-      const end = j + this.avail;
+      const end = j + this.progress.readyBytes;
       while (j < end && b[j] !== 0x0a && b[j] !== 0x0d) j++;
-      if (j > this.at) this.line += text(b, this.at, j);
+      if (j > this.progress.readyIndex)
+        this.progress.lineText += text(b, this.progress.readyIndex, j);
       if (j === end) {
-        this.consume(j - this.at);
+        this.consume(j - this.progress.readyIndex);
         continue;
       }
       const c = b[j];
       if (c === 0x0d && j + 1 < end) {
         // The byte after `\r` is already here: no need to come back for it.
-        this.consume(j - this.at + (b[j + 1] === 0x0a ? 2 : 1));
+        this.consume(j - this.progress.readyIndex + (b[j + 1] === 0x0a ? 2 : 1));
         return READY;
       }
-      this.consume(j - this.at + 1);
+      this.consume(j - this.progress.readyIndex + 1);
       if (c === 0x0a) return READY;
-      this.lineCR = true;
+      this.progress.lineAfterCR = true;
     }
   }
 
   /** The line {@link planLine} completed (given its final step), resetting its state. */
   lineResult(step: Step): string | null {
-    const line = this.line;
-    const terminated = step === READY || this.lineCR;
-    this.line = "";
-    this.lineCR = false;
+    const line = this.progress.lineText;
+    const terminated = step === READY || this.progress.lineAfterCR;
+    this.progress.lineText = "";
+    this.progress.lineAfterCR = false;
     return line.length === 0 && !terminated ? null : line;
   }
 
@@ -504,7 +495,7 @@ export class Window {
   /** Applies a successful `ftruncate(newLength)` (the window was flushed first): Java clamps the pointer. */
   truncated(newLength: number): void {
     this.settle();
-    if (this.pos > newLength) this.pos = newLength;
+    if (this.rawPointer > newLength) this.rawPointer = newLength;
     const keep = newLength - this.start;
     if (keep < this.valid) this.valid = Math.max(keep, 0);
   }
@@ -535,36 +526,39 @@ export class Window {
    * offset), which would otherwise fail every later operation that moves the window.
    */
   complete(r: number): void {
-    if (this.kind === CALL) {
-      this.result = r;
-      this.kind = 0;
+    if (this.request.purpose === CALL) {
+      this.request.callResult = r;
+      this.request.purpose = 0;
       return;
     }
     if (r < 0) {
       if (r === -EINTR) return;
       if (this.capacity === 0) {
-        if (this.kind === FLUSH) this.dropUnflushed();
+        if (this.request.purpose === FLUSH) this.dropUnflushed();
         // Unbuffered: bytes a failed read left behind must not serve the next hot-path read.
         else if (!this.dirty) this.valid = 0;
-      } else if (this.kind === FLUSH && (r === -EFBIG || r === -EINVAL)) {
+      } else if (this.request.purpose === FLUSH && (r === -EFBIG || r === -EINVAL)) {
         // The window's bytes include the ones the file will never hold: forget them all. In `rws`/`rwd`, when
         // this is the flush of the caller's own write, that write is done only as far as its bytes reached the
         // file: the pointer goes back to just after them (as Java's write(2) loop leaves the file offset).
-        if (this.writeThrough && this.writeFrom >= 0) {
+        if (this.writeThrough && this.progress.writeStart >= 0) {
           // `dirtyFrom`: the first byte the flush did not write.
-          this.pos = Math.min(Math.max(this.start + this.dirtyFrom, this.writeFrom), this.pos);
+          this.rawPointer = Math.min(
+            Math.max(this.start + this.dirtyFrom, this.progress.writeStart),
+            this.rawPointer,
+          );
         }
         this.dirtyFrom = CLEAN;
         this.dirtyTo = 0;
         this.valid = 0;
       }
-      if (this.kind === FLUSH) this.writeFrom = -1;
-      throw systemCallError(r, this.ioWrite ? "write" : "read", this.path);
+      if (this.request.purpose === FLUSH) this.progress.writeStart = -1;
+      throw systemCallError(r, this.request.isWrite ? "write" : "read", this.path);
     }
-    switch (this.kind) {
+    switch (this.request.purpose) {
       case FILL:
-        this.readMade = true;
-        if (r === 0) this.eof = true;
+        this.progress.osReadMade = true;
+        if (r === 0) this.progress.endOfFile = true;
         else this.valid += r;
         break;
       case FLUSH:
@@ -582,42 +576,42 @@ export class Window {
         }
         break;
       case DIRECT_READ:
-        this.readMade = true;
-        if (r === 0) this.eof = true;
+        this.progress.osReadMade = true;
+        if (r === 0) this.progress.endOfFile = true;
         else {
-          this.pos += r;
-          this.done += r;
+          this.rawPointer += r;
+          this.progress.transferred += r;
         }
         break;
       case DIRECT_WRITE: {
         if (r === 0) throw systemCallError(-EIO, "write", this.path);
-        const from = this.ioPos - this.start;
+        const from = this.request.position - this.start;
         // The window is clean here; forget it if it overlaps what was just written.
         if (from < this.valid && from + r > 0) this.valid = 0;
-        this.pos += r;
-        this.done += r;
+        this.rawPointer += r;
+        this.progress.transferred += r;
         break;
       }
     }
-    this.kind = 0;
+    this.request.purpose = 0;
   }
 
   /**
    * Asks the driver for `call` (with `length` for `truncate`, `lock` for `lock`/`unlock`); the operation
-   * then yields once, and finds the raw result in {@link result}. No retry on `-EINTR` here: the backend
+   * then yields once, and finds the raw result in `request.callResult`. No retry on `-EINTR` here: the backend
    * retries every call but `close`, which must never be retried.
    */
   requestCall(call: SystemCall, length = 0, lock?: LockRequest): void {
     this.settle();
-    this.kind = CALL;
-    this.call = call;
-    this.callLength = length;
-    this.callLock = lock;
+    this.request.purpose = CALL;
+    this.request.call = call;
+    this.request.truncateTo = length;
+    this.request.lock = lock;
   }
 
   /** Whether the pending request is a {@link requestCall} (else a `pread`/`pwrite`). */
   get isCall(): boolean {
-    return this.kind === CALL;
+    return this.request.purpose === CALL;
   }
 
   /**
@@ -664,14 +658,14 @@ export class Window {
 
   /** Unbuffered: a write that failed is not done; the pointer stays after what did reach the file. */
   private dropUnflushed(): void {
-    this.pos = this.start + this.dirtyFrom;
+    this.rawPointer = this.start + this.dirtyFrom;
     this.dirtyFrom = CLEAN;
     this.dirtyTo = 0;
     this.valid = 0;
   }
 
   private requestFlush(): Step {
-    return this.request(
+    return this.ask(
       FLUSH,
       true,
       this.buf,
@@ -681,7 +675,7 @@ export class Window {
     );
   }
 
-  private request(
+  private ask(
     kind: number,
     write: boolean,
     buf: Uint8Array,
@@ -689,13 +683,13 @@ export class Window {
     len: number,
     pos: number,
   ): Step {
-    this.kind = kind;
-    this.ioWrite = write;
+    this.request.purpose = kind;
+    this.request.isWrite = write;
     // An exact-length view at offset 0 is what the native backend passes on without a subarray.
-    this.ioBuf = off === 0 && buf === this.buf ? (this.#views?.[len] ?? buf) : buf;
-    this.ioOff = off;
-    this.ioLen = len;
-    this.ioPos = pos;
+    this.request.buffer = off === 0 && buf === this.buf ? (this.#views?.[len] ?? buf) : buf;
+    this.request.offset = off;
+    this.request.length = len;
+    this.request.position = pos;
     return IO;
   }
 }

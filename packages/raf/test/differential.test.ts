@@ -263,7 +263,7 @@ async function runScript(
 
 /**
  * The one documented deviation the scripts reach: a signalling NaN read by `readFloat` comes back with its
- * quiet bit set (no JavaScript number carries the original; README "Different, on purpose").
+ * quiet bit set (no JavaScript number carries the original; README "Guarantees and limits").
  */
 function documented(op: string, java: string): string {
   if (op !== "readFloat" || !java.startsWith("ok ")) return java;

@@ -9,15 +9,15 @@ describe("Window, unbuffered", () => {
       for (const width of [1, 2, 4, 8]) {
         w.begin();
         expect(w.planRead(width)).toBe(IO);
-        expect([w.ioOff, w.ioLen, w.ioBuf.length, w.ioBuf.byteOffset]).toEqual([
-          0,
-          width,
-          width,
-          0,
-        ]);
-        expect(w.ioBuf.buffer).toBe(w.buf.buffer);
-        if (round === 0) seen.set(width, w.ioBuf);
-        else expect(w.ioBuf).toBe(seen.get(width));
+        expect([
+          w.request.offset,
+          w.request.length,
+          w.request.buffer.length,
+          w.request.buffer.byteOffset,
+        ]).toEqual([0, width, width, 0]);
+        expect(w.request.buffer.buffer).toBe(w.buf.buffer);
+        if (round === 0) seen.set(width, w.request.buffer);
+        else expect(w.request.buffer).toBe(seen.get(width));
         w.complete(width);
         w.consume(width);
       }
@@ -25,19 +25,19 @@ describe("Window, unbuffered", () => {
     // A write: its flush uses the same views.
     w.beginWrite();
     expect(w.planRoom(4)).not.toBe(IO);
-    w.buf.set([1, 2, 3, 4], w.at);
-    expect(w.commit(w.at, 4)).toBe(true);
+    w.buf.set([1, 2, 3, 4], w.progress.readyIndex);
+    expect(w.commit(w.progress.readyIndex, 4)).toBe(true);
     expect(w.planFlush()).toBe(IO);
-    expect(w.ioBuf).toBe(seen.get(4));
-    expect([...w.ioBuf]).toEqual([1, 2, 3, 4]);
+    expect(w.request.buffer).toBe(seen.get(4));
+    expect([...w.request.buffer]).toEqual([1, 2, 3, 4]);
   });
 
   test("buffered windows pass the whole buffer with an offset, as before", () => {
     const w = new Window(-1, "x", 64, { readOnly: false, writeThrough: false });
     w.begin();
     expect(w.planRead(4)).toBe(IO);
-    expect(w.ioBuf).toBe(w.buf);
-    expect(w.ioLen).toBe(64);
+    expect(w.request.buffer).toBe(w.buf);
+    expect(w.request.length).toBe(64);
   });
 });
 
@@ -46,9 +46,9 @@ describe("Window, write runs", () => {
     const w = new Window(-1, "x", 64, { readOnly: false, writeThrough: false });
     expect(w.unflushedBytes()).toBe(0);
     expect(w.runIndex(4)).toBe(0); // opens a run at 0 in an empty window
-    w.pos = 4;
+    w.rawPointer = 4;
     expect(w.runIndex(4)).toBe(4);
-    w.pos = 8;
+    w.rawPointer = 8;
     expect(w.valid).toBe(0); // lowered while the run is open
     expect(w.dirty).toBe(true);
     expect(w.unflushedBytes()).toBe(8);
