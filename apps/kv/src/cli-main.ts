@@ -48,7 +48,18 @@ export interface CliIo {
 }
 
 const HELP_USAGE = "<dir> <command> [args]";
-const COMMANDS = ["put", "get", "del", "delete", "scan", "compact", "stats", "verify", "bench"];
+const COMMANDS = [
+  "put",
+  "get",
+  "del",
+  "delete",
+  "scan",
+  "compact",
+  "stats",
+  "verify",
+  "backup",
+  "bench",
+];
 
 /** Colours for one output stream: on for a terminal, unless NO_COLOR; FORCE_COLOR turns them on anywhere. */
 function colorsFor(stream: { isTTY?: boolean }) {
@@ -107,6 +118,7 @@ Examples:
   rafkv ./db get 00ff --key-encoding hex   a binary key, as scan -e hex prints it
   rafkv ./db del AP8= --key-encoding base64  the same key, as scan -e base64 prints it
   rafkv ./db verify                    check every record's CRC
+  rafkv ./db backup ./db-copy          a consistent copy, while writers run
   rafkv /tmp/scratch bench             YCSB-like benchmark vs lmdb and classic-level
 
 Exit codes: 0 ok, 1 key not found, 2 bad usage or no store, 3 locked, 4 corrupt, 5 other error.`,
@@ -308,6 +320,21 @@ Exit codes: 0 ok, 1 key not found, 2 bad usage or no store, 3 locked, 4 corrupt,
           `${r.ok ? out.green("ok") : out.red("FAILED")}: ${plural(r.files, "data file")}, ${plural(r.records, "record")}, ${bytes(r.bytes)}${r.ok ? "" : `, ${r.problems.length} problems`}\n`,
         );
         if (!r.ok) code = EXIT.corrupt;
+      });
+    });
+
+  program
+    .command("backup")
+    .description(
+      "copy the store into DEST (missing or empty): a consistent copy that opens with every acknowledged write",
+    )
+    .argument("<dest>")
+    .action(async (dest: string) => {
+      await withStore(needDir(), { readOnly: true }, async (db) => {
+        const r = await db.backup(dest);
+        await sink.write(
+          `backed up ${plural(r.files, "data file")} (${bytes(r.bytes)}) to ${r.dir}\n`,
+        );
       });
     });
 

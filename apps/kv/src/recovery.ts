@@ -1,5 +1,6 @@
 import { readDamaged } from "./damage-file";
 import type { DataFile } from "./data-file";
+import { KvError } from "./errors";
 import { dataFileName, hintFileName, listStore, MARKER_FILE } from "./file-names";
 import { hintMatches, hintMismatch } from "./hint-check";
 import { decodeHint, type HintEntry, HintWriter } from "./hint-file";
@@ -108,6 +109,17 @@ class Loader {
       writeMarker(this.#dir, firstLive);
     }
     const listing = listStore(this.#dir);
+    if (firstLive > 0 && !markerDamaged && !listing.dataIds.some((id) => id >= firstLive)) {
+      // Every marker names a data file that a compaction created before it wrote the marker, and that file (or a
+      // newer one) stays. A marker above every data file is not this store's (copied from another, say): counted,
+      // it would make every data file obsolete, and a writer would delete them all.
+      const path = this.#dir.file(MARKER_FILE);
+      throw new KvError(
+        "ERR_KV_CORRUPT",
+        `compaction marker ${path} names data file ${firstLive}, above every data file of the store: it is not this store's (nothing was deleted; remove MERGED if no compaction ran since it was copied in)`,
+        path,
+      );
+    }
     const ids = listing.dataIds.filter((id) => id >= firstLive);
     const live = new Set(ids);
     const lost = this.#lostDataFiles(listing, firstLive, live, writable);
@@ -189,7 +201,11 @@ class Loader {
         const bad = hintMismatch(file, hint.entries);
         if (bad >= 0) damage(id, bad, 0);
         for (const h of hint.entries) apply(h);
-        from = Math.min(hint.coveredLength, file.size);
+        // A hint that disagrees with its file (another file's hint copied over it, say) cannot say what the file
+        // holds either: every record in the file is read too, so that none of its newer records or tombstones is
+        // missed, and no older value or deleted key answers in their place.
+        const distrusted = bad >= 0 || hint.coveredLength > file.size;
+        from = distrusted ? 0 : Math.min(hint.coveredLength, file.size);
       }
       const result = scanDataFile(file, from, (header, key, offset) => {
         const h = { id: key, timestamp: header.timestamp, valueLength: header.valueLength, offset };

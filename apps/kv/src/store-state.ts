@@ -71,16 +71,14 @@ export class StoreState {
     const file = dataFileName(fileId);
     if (!this.recovery.some((r) => r.file === file && r.offset === offset)) {
       this.recovery.push({ file, offset, kind: "corrupt", action: "ignored", bytes: size });
-      // A writer records it, so that the next open is read-only too until a repair.
-      if (this.active !== null) {
-        try {
-          writeDamaged(
-            this.dir,
-            this.recovery.filter((r) => r.kind === "corrupt" && r.action === "ignored"),
-          );
-        } catch {
-          // The read's error is the one to report; the store is read-only in this session either way.
-        }
+      // Recorded, by a read-only open too, so that the next writable open is read-only until a repair.
+      try {
+        writeDamaged(
+          this.dir,
+          this.recovery.filter((r) => r.kind === "corrupt" && r.action === "ignored"),
+        );
+      } catch {
+        // The read's error is the one to report (a read-only directory cannot take the note).
       }
     }
     this.readOnlyReason ??= `corrupt record in ${file} at offset ${offset} (open with repair to drop it)`;

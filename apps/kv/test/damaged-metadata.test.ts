@@ -1,0 +1,220 @@
+import * as fs from "node:fs";
+import * as path from "node:path";
+import { describe, expect, it } from "vitest";
+import { crc32, open } from "../src";
+import { encodeRecord, HEADER_SIZE } from "../src/record";
+import { dataFiles, flipByte, tempDir } from "./helpers";
+import { rafkv } from "./rafkv";
+
+// Metadata that is damaged, or not this store's: hints, the marker, DAMAGED notes, planted links.
+
+/** A store of two sealed files: 1 holds a=1 and c=1; 2 holds a=2 and c's tombstone. */
+async function twoFiles(): Promise<string> {
+  const dir = tempDir();
+  const one = await open(dir);
+  await one.put("a", "1");
+  await one.put("c", "1");
+  await one.close();
+  // A file past maxFileSize is not continued: the next open starts file 2.
+  const two = await open(dir, { maxFileSize: 1 });
+  await two.put("a", "2");
+  await two.delete("c");
+  await two.close();
+  return dir;
+}
+
+const hintOf = (dir: string, n: number) =>
+  path.join(dir, dataFiles(dir)[n]!.replace(/\.data$/, ".hint"));
+
+describe("a hint file", () => {
+  it("is covered by its checksum up to its last byte: a changed footer makes it unused, not damage", async () => {
+    const dir = tempDir();
+    const db = await open(dir);
+    for (let i = 0; i < 5; i++) await db.put(`k${i}`, `v${i}`);
+    await db.close();
+    const hint = hintOf(dir, 0);
+    const bytes = fs.readFileSync(hint);
+    // The footer's covered length (bytes 4..11 of the 24-byte footer), made larger than the data file.
+    bytes[bytes.length - 24 + 6] ^= 0x01;
+    fs.writeFileSync(hint, bytes);
+    const again = await open(dir);
+    expect(again.recovery).toEqual([]);
+    expect(again.readOnly).toBe(false);
+    expect(await again.getString("k4")).toBe("v4");
+    await again.close();
+    expect(fs.existsSync(hint)).toBe(true); // rewritten on close
+  });
+
+  it("copied over another's, is damage: no older value and no deleted key answers", async () => {
+    const dir = await twoFiles();
+    fs.copyFileSync(hintOf(dir, 0), hintOf(dir, 1));
+    for (const readOnly of [true, false]) {
+      const db = await open(dir, { readOnly });
+      expect(db.readOnly).toBe(true);
+      expect(db.recovery.some((r) => r.kind === "corrupt")).toBe(true);
+      // a's newest record is in file 2: never the "1" of file 1.
+      const a = await db.getString("a").then(
+        (v) => v,
+        (e: { code?: string }) => e.code,
+      );
+      expect(["2", "ERR_KV_CORRUPT"]).toContain(a);
+      // c was deleted in file 2: it must not come back.
+      const c = await db.getString("c").then(
+        (v) => v,
+        (e: { code?: string }) => e.code,
+      );
+      expect([undefined, "ERR_KV_CORRUPT"]).toContain(c);
+      await db.close();
+    }
+  });
+
+  it("whose checksum holds but whose lengths are beyond 2^53 is unused, never an untyped error", async () => {
+    const dir = tempDir();
+    const db = await open(dir);
+    await db.put("k", "v");
+    await db.close();
+    // The footer of the first format: its CRC covered the entries only, so any count or length passed it.
+    const footer = new Uint8Array(24);
+    const view = new DataView(footer.buffer);
+    view.setInt32(0, 0);
+    view.setUint32(4, 0xffffffff); // coveredLength: 2^64 - 1
+    view.setUint32(8, 0xffffffff);
+    view.setUint32(12, crc32(new Uint8Array(0)));
+    footer.set(Buffer.from("RKVHINT1"), 16);
+    fs.writeFileSync(hintOf(dir, 0), footer);
+    const again = await open(dir);
+    expect(again.recovery).toEqual([]);
+    expect(await again.getString("k")).toBe("v");
+    await again.close();
+  });
+});
+
+describe("damage a read-only open found", () => {
+  it("is remembered: the next writable open is read-only too", async () => {
+    const dir = tempDir();
+    const db = await open(dir);
+    for (let i = 0; i < 10; i++) await db.put(`k${i}`, `value-${i}`);
+    await db.close();
+    let offset = 0;
+    for (let i = 0; i < 5; i++)
+      offset += encodeRecord(1, Buffer.from(`k${i}`), Buffer.from(`value-${i}`)).length;
+    flipByte(path.join(dir, dataFiles(dir)[0]!), offset + HEADER_SIZE + 3); // k5's value; the hint hides it
+    const reader = await open(dir, { readOnly: true });
+    await expect(reader.get("k5")).rejects.toMatchObject({ code: "ERR_KV_CORRUPT" });
+    await reader.close();
+    const writer = await open(dir);
+    expect(writer.readOnly).toBe(true);
+    expect(writer.stats().readOnlyReason).toMatch(/corrupt record in 0+1\.data/);
+    await expect(writer.put("x", "y")).rejects.toMatchObject({ code: "ERR_KV_READ_ONLY" });
+    await writer.close();
+  });
+});
+
+describe("a compaction marker that is not this store's", () => {
+  it("is reported, and no data file is deleted", async () => {
+    const dir = await twoFiles();
+    const other = tempDir();
+    const db = await open(other, { maxFileSize: 1 });
+    for (let i = 0; i < 6; i++) await db.put(`x${i}`, "y");
+    await db.compact();
+    await db.close();
+    fs.copyFileSync(path.join(other, "MERGED"), path.join(dir, "MERGED"));
+    const before = dataFiles(dir);
+    await expect(open(dir)).rejects.toMatchObject({
+      code: "ERR_KV_CORRUPT",
+      message: expect.stringMatching(/above every data file.*nothing was deleted/),
+    });
+    expect(dataFiles(dir)).toEqual(before);
+    fs.rmSync(path.join(dir, "MERGED"));
+    const reopened = await open(dir);
+    expect(await reopened.getString("a")).toBe("2");
+    await reopened.close();
+  });
+});
+
+describe("a planted symbolic link", () => {
+  const plant = async (which: string) => {
+    const dir = await twoFiles();
+    const target = path.join(tempDir(), "victim");
+    fs.writeFileSync(target, "precious");
+    const name =
+      which === "data"
+        ? path.join(dir, dataFiles(dir)[1]!)
+        : which === "hint"
+          ? hintOf(dir, 1)
+          : path.join(dir, which);
+    fs.rmSync(name, { force: true });
+    fs.symlinkSync(target, name);
+    return { dir, target, name };
+  };
+
+  it.each(["LOCK", "data", "hint"])(
+    "in place of %s is refused with a clear error, and its target is untouched",
+    async (which) => {
+      const { dir, target } = await plant(which);
+      for (const readOnly of [false, true]) {
+        await expect(open(dir, { readOnly })).rejects.toMatchObject({
+          code: "ELOOP",
+          syscall: "open",
+          message: expect.stringMatching(/is a symbolic link, which rafkv does not follow/),
+        });
+      }
+      expect(fs.readFileSync(target, "utf8")).toBe("precious");
+    },
+  );
+
+  it("named as a temp file is removed as a leftover, never written through", async () => {
+    const { dir, target, name } = await plant("MERGED.tmp");
+    const db = await open(dir);
+    expect(fs.existsSync(name)).toBe(false);
+    await db.compact();
+    await db.close();
+    expect(fs.readFileSync(target, "utf8")).toBe("precious");
+  });
+});
+
+describe("backup", () => {
+  it("copies a live store, during a compaction too, and the copy opens with every acknowledged write", async () => {
+    const dir = tempDir();
+    const db = await open(dir, { sync: "batch", maxFileSize: 4096 });
+    const acked = new Map<string, string>();
+    for (let i = 0; i < 400; i++) {
+      await db.put(`k${i % 150}`, `v${i}`);
+      acked.set(`k${i % 150}`, `v${i}`);
+    }
+    for (let i = 0; i < 20; i++) {
+      await db.delete(`k${i}`);
+      acked.delete(`k${i}`);
+    }
+    const compacting = db.compact();
+    const dest = path.join(tempDir(), "copy");
+    const result = await db.backup(dest);
+    const late = db.put("late", "x"); // after the backup began: may or may not be in it
+    await Promise.all([compacting, late]);
+    expect(result.files).toBeGreaterThan(0);
+    await db.close();
+    const copy = await open(dest);
+    expect(copy.recovery).toEqual([]);
+    for (const [k, v] of acked) expect(await copy.getString(k)).toBe(v);
+    for (let i = 0; i < 20; i++) expect(await copy.has(`k${i}`)).toBe(false);
+    expect((await copy.verify()).ok).toBe(true);
+    await copy.close();
+    await expect(db.backup(path.join(tempDir(), "x"))).rejects.toMatchObject({
+      code: "ERR_KV_CLOSED",
+    });
+  });
+
+  it("refuses a destination that holds files, and rafkv DIR backup DEST makes a copy", async () => {
+    const dir = tempDir();
+    const db = await open(dir);
+    await db.put("k", "v");
+    await expect(db.backup(dir)).rejects.toMatchObject({ code: "ERR_KV_INVALID_ARG" });
+    await db.close();
+    const dest = path.join(tempDir(), "copy");
+    const r = await rafkv([dir, "backup", dest]);
+    expect(r.code, r.err).toBe(0);
+    expect(r.out).toMatch(/^backed up 1 data file \(\d+ B\) to /);
+    expect((await rafkv([dest, "get", "k"])).out).toBe("v");
+    expect((await rafkv([dir, "backup", dest])).code).toBe(2);
+  });
+});
