@@ -6,10 +6,10 @@ import { hintMatches, hintMismatch } from "./hint-check";
 import { decodeHint, type HintEntry, HintWriter } from "./hint-file";
 import { ListingChanged } from "./listing-changed";
 import { markerFromFiles, readMarker, writeMarker } from "./marker";
-import { recordSize } from "./record";
+import { decodeHeader, HEADER_SIZE, recordSize } from "./record";
 import { scanDataFile } from "./scan";
 import type { StoreDir } from "./store-dir";
-import { StoreState } from "./store-state";
+import { closeQuietly, StoreState } from "./store-state";
 
 /** A data file whose cut back after a failed write failed: loads read it only up to `end`. */
 export interface CutFailed {
@@ -126,6 +126,8 @@ class Loader {
     // A reader of a live store: a compaction committed during the listing may have renamed its outputs after
     // readdir passed their names, or deleted inputs the old marker counts on. Files it deletes later fail to open.
     if (!writable && readMarker(this.#dir) !== firstLive) throw new ListingChanged();
+    // Files no store numbers are not this store's: moved aside (a writer), never deleted or cut.
+    for (const name of listing.foreign) this.#setAside(name, writable);
     if (writable) this.#removeLeftovers(listing, firstLive, live, new Set(lost));
     if (writable) this.#removeEmpty(ids, listing.hintIds);
     const lastId = ids.at(-1);
@@ -263,7 +265,14 @@ class Loader {
     // Not only the newest file's: a crash after a compaction renamed its outputs leaves the active file it wrote
     // to below them.
     if (cut) for (const file of zeroTails) this.#cutTail(file, file.size);
+    const aside: typeof torn = [];
     for (const t of torn) {
+      // No valid record at all, and not even the start of one: not a torn append but a file the store did not
+      // write. It is kept, not cut.
+      if (t.offset === 0 && !plausibleStart(t.file)) {
+        aside.push(t);
+        continue;
+      }
       const bytes = t.file.size - t.offset;
       if (cut) this.#cutTail(t.file, t.offset);
       this.#s.recovery.push({
@@ -273,6 +282,18 @@ class Loader {
         action: cut ? "truncated" : "ignored",
         bytes,
       });
+    }
+    for (const t of aside) {
+      if (cut) {
+        closeQuietly(t.file);
+        this.#s.files.delete(t.id);
+      }
+      this.#setAside(dataFileName(t.id), cut);
+    }
+    if (aside.length > 0) {
+      // A stray file does not set the numbering.
+      const kept = [...this.#s.files.keys()];
+      this.#s.nextId = Math.max(firstLive, Math.max(0, ...kept) + 1, (lost.at(-1) ?? 0) + 1, 1);
     }
     if (this.#s.readOnlyReason !== undefined) return;
     const last = lastId === undefined ? undefined : this.#s.files.get(lastId);
@@ -330,7 +351,12 @@ class Loader {
     for (const name of hints) this.#dir.remove(name);
     if (hints.length > 0) this.#dir.sync();
     const doomed: string[] = [...listing.temps];
-    for (const id of listing.dataIds) if (id < firstLive) doomed.push(dataFileName(id));
+    for (const id of listing.dataIds) {
+      if (id >= firstLive) continue;
+      // An obsolete input is a file of records; one that does not start with a record is not the store's.
+      if (this.#startsWithRecord(dataFileName(id))) doomed.push(dataFileName(id));
+      else this.#setAside(dataFileName(id), true);
+    }
     // Ascending ids: harmless in any order, since the marker already made them all obsolete.
     for (const name of doomed) this.#dir.remove(name);
     if (doomed.length > 0) this.#dir.sync();
@@ -373,6 +399,28 @@ class Loader {
     );
   }
 
+  /** Moves a file that is not the store's into `lost+found` (a writer), and reports it. */
+  #setAside(name: string, move: boolean): void {
+    const bytes = this.#dir.lstat(name)?.size ?? 0;
+    if (move) this.#dir.moveAside(name);
+    this.#s.recovery.push({
+      file: name,
+      offset: 0,
+      kind: "foreign",
+      action: move ? "moved" : "ignored",
+      bytes,
+    });
+  }
+
+  #startsWithRecord(name: string): boolean {
+    const file = this.#dir.open(name, "r");
+    try {
+      return file.size === 0 || plausibleStart(file);
+    } finally {
+      file.close();
+    }
+  }
+
   /**
    * Cuts `file` at `end` and fsyncs: its torn or zero tail. The newest file is open for writing; an older one (the
    * active file of a compaction whose outputs were renamed before a crash) is cut through a writable handle of its
@@ -393,4 +441,15 @@ class Loader {
     }
     file.setContentEnd(end);
   }
+}
+
+/**
+ * Whether `file` starts as a record does: a header with lengths and a timestamp the store could have written (or
+ * too few bytes to tell, as a torn first append may leave).
+ */
+function plausibleStart(file: DataFile): boolean {
+  if (file.size < HEADER_SIZE) return true;
+  const header = new Uint8Array(HEADER_SIZE);
+  file.readAt(0, header, 0, HEADER_SIZE);
+  return decodeHeader(header, 0) !== null;
 }

@@ -80,6 +80,9 @@ export const realDirectory: DirectoryOps = {
   openData: (p, mode) => DataFile.open(p, mode),
 };
 
+/** The folder of a store directory where files that are not the store's are moved, rather than cut or deleted. */
+export const LOST_FOUND = "lost+found";
+
 /** A store directory: its real path and the operations on its files, by name. */
 export class StoreDir {
   /** The directory (a real path). */
@@ -152,6 +155,23 @@ export class StoreDir {
     const error = systemCallError(-errnoOf("ELOOP"), "open", path);
     error.message = `${path} is a symbolic link, which rafkv does not follow (it makes none itself): ELOOP, open '${path}'`;
     throw error;
+  }
+
+  /** Moves `name` into {@link LOST_FOUND} (made when missing), under a name not taken there; returns its new path. */
+  moveAside(name: string): string {
+    const folder = this.file(LOST_FOUND);
+    if (this.ops.stat(folder, false) === undefined) {
+      this.ops.makeDirectory(folder);
+      this.sync();
+    }
+    let target = path.join(folder, name);
+    for (let n = 1; this.ops.stat(target, false) !== undefined; n++) {
+      target = path.join(folder, `${name}.${n}`);
+    }
+    this.ops.rename(this.file(name), target);
+    this.ops.syncDirectory(folder);
+    this.sync();
+    return target;
   }
 
   /** Replaces `name` atomically with `bytes`: write a temp file, fsync, rename, fsync the directory. */

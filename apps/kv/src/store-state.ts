@@ -1,7 +1,7 @@
 import { writeDamaged } from "./damage-file";
 import type { DataFile } from "./data-file";
 import { KvError } from "./errors";
-import { dataFileName } from "./file-names";
+import { dataFileName, MAX_FILE_ID } from "./file-names";
 import { HintWriter } from "./hint-file";
 import { KeyDirectory } from "./key-directory";
 import type { StoreDir } from "./store-dir";
@@ -43,6 +43,13 @@ export class StoreState {
 
   /** Starts a new, empty active file with the next id. */
   startActiveFile(): void {
+    if (this.nextId > MAX_FILE_ID) {
+      throw new KvError(
+        "ERR_KV_CORRUPT",
+        `store ${this.dir.path} has no data file id left (the next would be ${this.nextId}): a data file with a huge id was put there`,
+        this.dir.path,
+      );
+    }
     const id = this.nextId++;
     const file = this.dir.open(dataFileName(id), "rw");
     this.files.set(id, file);

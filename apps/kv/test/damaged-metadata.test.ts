@@ -35,7 +35,7 @@ describe("a hint file", () => {
     const hint = hintOf(dir, 0);
     const bytes = fs.readFileSync(hint);
     // The footer's covered length (bytes 4..11 of the 24-byte footer), made larger than the data file.
-    bytes[bytes.length - 24 + 6] ^= 0x01;
+    bytes[bytes.length - 18] = bytes[bytes.length - 18]! ^ 0x01;
     fs.writeFileSync(hint, bytes);
     const again = await open(dir);
     expect(again.recovery).toEqual([]);
@@ -216,5 +216,89 @@ describe("backup", () => {
     expect(r.out).toMatch(/^backed up 1 data file \(\d+ B\) to /);
     expect((await rafkv([dest, "get", "k"])).out).toBe("v");
     expect((await rafkv([dir, "backup", dest])).code).toBe(2);
+  });
+});
+
+describe("files the store did not write", () => {
+  it("with ids no store numbers are moved into lost+found, and do not take over the numbering", async () => {
+    const dir = await twoFiles();
+    const real = fs.readFileSync(path.join(dir, dataFiles(dir)[1]!));
+    fs.writeFileSync(path.join(dir, "9999999999.data"), "not ours");
+    fs.writeFileSync(path.join(dir, "2147483648.data"), real); // a copy of a real file, past 32 bits
+    fs.writeFileSync(path.join(dir, "0000000000.hint"), "junk");
+    const db = await open(dir);
+    expect(db.readOnly).toBe(false);
+    expect(db.recovery.map((r) => [r.file, r.kind, r.action]).sort()).toEqual([
+      ["0000000000.hint", "foreign", "moved"],
+      ["2147483648.data", "foreign", "moved"],
+      ["9999999999.data", "foreign", "moved"],
+    ]);
+    await db.put("new", "value");
+    await db.close();
+    expect(fs.readFileSync(path.join(dir, "lost+found", "9999999999.data"), "utf8")).toBe(
+      "not ours",
+    );
+    expect(fs.readFileSync(path.join(dir, "lost+found", "2147483648.data"))).toEqual(real);
+    expect(dataFiles(dir).every((f) => Number(f.slice(0, 10)) < 100)).toBe(true);
+    const again = await open(dir);
+    expect(await again.getString("new")).toBe("value");
+    expect(await again.getString("a")).toBe("2");
+    await again.close();
+  });
+
+  it("with no valid record at all are kept aside byte for byte, never cut with success", async () => {
+    const dir = await twoFiles();
+    const garbage = Buffer.alloc(3000, 0xa5);
+    const name = "0000000050.data";
+    fs.writeFileSync(path.join(dir, name), garbage);
+    const reader = await open(dir, { readOnly: true });
+    expect(reader.recovery).toEqual([expect.objectContaining({ file: name, action: "ignored" })]);
+    await reader.close();
+    expect(fs.readFileSync(path.join(dir, name))).toEqual(garbage);
+    const db = await open(dir);
+    expect(db.recovery).toEqual([
+      expect.objectContaining({ file: name, kind: "foreign", action: "moved", bytes: 3000 }),
+    ]);
+    expect(db.readOnly).toBe(false);
+    await db.put("next", "one");
+    await db.close();
+    expect(fs.readFileSync(path.join(dir, "lost+found", name))).toEqual(garbage);
+    const again = await open(dir);
+    expect(await again.getString("next")).toBe("one");
+    await again.close();
+  });
+
+  it("below the marker are kept aside, not deleted as a compaction's obsolete inputs", async () => {
+    const dir = tempDir();
+    const db = await open(dir, { maxFileSize: 1 });
+    for (let i = 0; i < 4; i++) await db.put(`k${i}`, "v");
+    await db.compact();
+    await db.close();
+    fs.writeFileSync(path.join(dir, "0000000001.data"), "foreign bytes, below the marker");
+    const again = await open(dir);
+    expect(again.recovery).toEqual([
+      expect.objectContaining({ file: "0000000001.data", action: "moved" }),
+    ]);
+    await again.close();
+    expect(fs.existsSync(path.join(dir, "lost+found", "0000000001.data"))).toBe(true);
+  });
+});
+
+describe("repair", () => {
+  it("moves a data file whose damaged records it dropped into lost+found, never deleting it", async () => {
+    const dir = tempDir();
+    let db = await open(dir);
+    for (let i = 0; i < 10; i++) await db.put(`k${i}`, `value-${i}`);
+    await db.close();
+    const name = dataFiles(dir)[0]!;
+    const file = path.join(dir, name);
+    fs.rmSync(file.replace(/\.data$/, ".hint"));
+    flipByte(file, fs.readFileSync(file).indexOf("value-4") + 2);
+    const damaged = fs.readFileSync(file);
+    db = await open(dir, { repair: true });
+    expect(db.recovery).toEqual([expect.objectContaining({ kind: "corrupt", action: "skipped" })]);
+    expect(await db.getString("k5")).toBe("value-5");
+    await db.close();
+    expect(fs.readFileSync(path.join(dir, "lost+found", name))).toEqual(damaged);
   });
 });
