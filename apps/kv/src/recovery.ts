@@ -4,9 +4,17 @@ import { KvError } from "./errors";
 import { dataFileName, hintFileName, listStore, MARKER_FILE } from "./file-names";
 import { hintMatches, hintMismatch } from "./hint-check";
 import { decodeHint, type HintEntry, HintWriter } from "./hint-file";
+import {
+  cutTail,
+  lostDataFiles,
+  plausibleStart,
+  removeEmpty,
+  removeLeftovers,
+  setAside,
+} from "./leftovers";
 import { ListingChanged } from "./listing-changed";
 import { markerFromFiles, readMarker, writeMarker } from "./marker";
-import { decodeHeader, HEADER_SIZE, recordSize } from "./record";
+import { recordSize } from "./record";
 import { scanDataFile } from "./scan";
 import type { StoreDir } from "./store-dir";
 import { closeQuietly, StoreState } from "./store-state";
@@ -122,14 +130,14 @@ class Loader {
     }
     const ids = listing.dataIds.filter((id) => id >= firstLive);
     const live = new Set(ids);
-    const lost = this.#lostDataFiles(listing, firstLive, live, writable);
+    const lost = lostDataFiles(this.#dir, listing, firstLive, live, writable);
     // A reader of a live store: a compaction committed during the listing may have renamed its outputs after
     // readdir passed their names, or deleted inputs the old marker counts on. Files it deletes later fail to open.
     if (!writable && readMarker(this.#dir) !== firstLive) throw new ListingChanged();
     // Files no store numbers are not this store's: moved aside (a writer), never deleted or cut.
-    for (const name of listing.foreign) this.#setAside(name, writable);
-    if (writable) this.#removeLeftovers(listing, firstLive, live, new Set(lost));
-    if (writable) this.#removeEmpty(ids, listing.hintIds);
+    for (const name of listing.foreign) setAside(this.#dir, this.#s, name, writable);
+    if (writable) removeLeftovers(this.#dir, this.#s, listing, firstLive, live, new Set(lost));
+    if (writable) removeEmpty(this.#dir, ids, listing.hintIds);
     const lastId = ids.at(-1);
     // Above a lost file's id too: a new data file must never pair with its hint.
     this.#s.nextId = Math.max(firstLive, (lastId ?? 0) + 1, (lost.at(-1) ?? 0) + 1, 1);
@@ -264,7 +272,7 @@ class Loader {
     // Cut like a torn tail (below, which cuts the zeros after it too), but not reported: the file's clean end.
     // Not only the newest file's: a crash after a compaction renamed its outputs leaves the active file it wrote
     // to below them.
-    if (cut) for (const file of zeroTails) this.#cutTail(file, file.size);
+    if (cut) for (const file of zeroTails) cutTail(this.#dir, file, file.size);
     const aside: typeof torn = [];
     for (const t of torn) {
       // No valid record at all, and not even the start of one: not a torn append but a file the store did not
@@ -274,7 +282,7 @@ class Loader {
         continue;
       }
       const bytes = t.file.size - t.offset;
-      if (cut) this.#cutTail(t.file, t.offset);
+      if (cut) cutTail(this.#dir, t.file, t.offset);
       this.#s.recovery.push({
         file: dataFileName(t.id),
         offset: t.offset,
@@ -288,7 +296,7 @@ class Loader {
         closeQuietly(t.file);
         this.#s.files.delete(t.id);
       }
-      this.#setAside(dataFileName(t.id), cut);
+      setAside(this.#dir, this.#s, dataFileName(t.id), cut);
     }
     if (aside.length > 0) {
       // A stray file does not set the numbering.
@@ -303,78 +311,6 @@ class Loader {
     } else {
       this.#s.activeHints = new HintWriter();
       this.#s.startActiveFile();
-    }
-  }
-
-  /**
-   * Hint files at or above the marker whose data file is gone: lost data. Not one whose data file is still
-   * `N.data.tmp`: a compaction renames an output's hint into place just before its data file, so a crash between
-   * the two leaves that pair (an uncommitted output, a leftover).
-   */
-  #lostDataFiles(
-    listing: ReturnType<typeof listStore>,
-    firstLive: number,
-    live: Set<number>,
-    writable: boolean,
-  ): number[] {
-    const lost: number[] = [];
-    for (const id of [...listing.hintIds].sort((a, b) => a - b)) {
-      if (id < firstLive || live.has(id)) continue;
-      const name = dataFileName(id);
-      if (listing.temps.includes(`${name}.tmp`)) continue;
-      // A reader of a live store: readdir may have missed an output renamed while it ran, or a failed compaction
-      // may have just removed its output (hint first, then the data file). Either way a fresh listing differs.
-      const exists = (n: string) => this.#dir.exists(n);
-      if (!writable && (exists(name) || exists(`${name}.tmp`) || !exists(hintFileName(id)))) {
-        throw new ListingChanged();
-      }
-      lost.push(id);
-    }
-    return lost;
-  }
-
-  /**
-   * Deletes what a crash may have left: obsolete files of a committed compaction, temp files, orphan hints (not
-   * those of `lost` data files: they are the evidence).
-   */
-  #removeLeftovers(
-    listing: ReturnType<typeof listStore>,
-    firstLive: number,
-    live: Set<number>,
-    lost: Set<number>,
-  ): void {
-    // Orphan hints first, and durably: an uncommitted output's hint must not outlive its `.tmp` data file, or the
-    // next open would take it for lost data.
-    const hints: string[] = [];
-    for (const id of listing.hintIds)
-      if (!live.has(id) && !lost.has(id)) hints.push(hintFileName(id));
-    for (const name of hints) this.#dir.remove(name);
-    if (hints.length > 0) this.#dir.sync();
-    const doomed: string[] = [...listing.temps];
-    for (const id of listing.dataIds) {
-      if (id >= firstLive) continue;
-      // An obsolete input is a file of records; one that does not start with a record is not the store's.
-      if (this.#startsWithRecord(dataFileName(id))) doomed.push(dataFileName(id));
-      else this.#setAside(dataFileName(id), true);
-    }
-    // Ascending ids: harmless in any order, since the marker already made them all obsolete.
-    for (const name of doomed) this.#dir.remove(name);
-    if (doomed.length > 0) this.#dir.sync();
-  }
-
-  /**
-   * Drops empty data files other than the newest (a compaction's sealed-empty active file, say). Not one with a
-   * hint: a hint covering bytes the file no longer has is evidence of lost data, which the open reports.
-   */
-  #removeEmpty(ids: number[], hinted: Set<number>): void {
-    for (let i = ids.length - 2; i >= 0; i--) {
-      if (hinted.has(ids[i]!)) continue;
-      const name = dataFileName(ids[i]!);
-      if (this.#dir.ops.stat(this.#dir.file(name))?.size === 0) {
-        this.#dir.remove(name);
-        this.#dir.remove(hintFileName(ids[i]!));
-        ids.splice(i, 1);
-      }
     }
   }
 
@@ -398,58 +334,4 @@ class Loader {
       -1,
     );
   }
-
-  /** Moves a file that is not the store's into `lost+found` (a writer), and reports it. */
-  #setAside(name: string, move: boolean): void {
-    const bytes = this.#dir.lstat(name)?.size ?? 0;
-    if (move) this.#dir.moveAside(name);
-    this.#s.recovery.push({
-      file: name,
-      offset: 0,
-      kind: "foreign",
-      action: move ? "moved" : "ignored",
-      bytes,
-    });
-  }
-
-  #startsWithRecord(name: string): boolean {
-    const file = this.#dir.open(name, "r");
-    try {
-      return file.size === 0 || plausibleStart(file);
-    } finally {
-      file.close();
-    }
-  }
-
-  /**
-   * Cuts `file` at `end` and fsyncs: its torn or zero tail. The newest file is open for writing; an older one (the
-   * active file of a compaction whose outputs were renamed before a crash) is cut through a writable handle of its
-   * own.
-   */
-  #cutTail(file: DataFile, end: number): void {
-    if (file.writable) {
-      file.truncate(end);
-      file.sync();
-      return;
-    }
-    const rw = this.#dir.ops.openData(file.path, "rw");
-    try {
-      rw.truncate(end);
-      rw.sync();
-    } finally {
-      rw.close();
-    }
-    file.setContentEnd(end);
-  }
-}
-
-/**
- * Whether `file` starts as a record does: a header with lengths and a timestamp the store could have written (or
- * too few bytes to tell, as a torn first append may leave).
- */
-function plausibleStart(file: DataFile): boolean {
-  if (file.size < HEADER_SIZE) return true;
-  const header = new Uint8Array(HEADER_SIZE);
-  file.readAt(0, header, 0, HEADER_SIZE);
-  return decodeHeader(header, 0) !== null;
 }
