@@ -91,6 +91,9 @@ export function removeLostHints(state: StoreState): void {
   state.lost = [];
 }
 
+/** Ids an empty newest data file may be numbered above the store's others before it counts as a stray. */
+const STRAY_GAP = 1 << 20;
+
 class Loader {
   readonly #dir: StoreDir;
   readonly #s: StoreState;
@@ -290,6 +293,15 @@ class Loader {
         action: cut ? "truncated" : "ignored",
         bytes,
       });
+    }
+    const newest = lastId === undefined ? undefined : this.#s.files.get(lastId);
+    if (newest && lastId !== undefined && newest.size === 0 && !listing.hintIds.has(lastId)) {
+      // An empty newest file numbered far above the store's others (and the marker) is a stray, not the store's
+      // active file (which is numbered one above the files before it, give or take a failed compaction's outputs):
+      // it must not take over the numbering.
+      const others = [...this.#s.files.keys()].filter((id) => id !== lastId);
+      const below = Math.max(firstLive, lost.at(-1) ?? 0, ...others);
+      if (lastId - below > STRAY_GAP) aside.push({ file: newest, offset: 0, id: lastId });
     }
     for (const t of aside) {
       if (cut) {

@@ -302,3 +302,20 @@ describe("repair", () => {
     expect(fs.readFileSync(path.join(dir, "lost+found", name))).toEqual(damaged);
   });
 });
+
+describe("an empty stray data file with a huge id", () => {
+  it("is moved aside and does not take over the numbering", async () => {
+    const dir = await twoFiles();
+    fs.writeFileSync(path.join(dir, "2000000000.data"), "");
+    const db = await open(dir);
+    expect(db.recovery).toEqual([
+      expect.objectContaining({ file: "2000000000.data", kind: "foreign", action: "moved" }),
+    ]);
+    await db.put("n", "1");
+    await db.close();
+    expect(dataFiles(dir).every((f) => Number(f.slice(0, 10)) < 100)).toBe(true);
+    const again = await open(dir);
+    expect(await again.getString("n")).toBe("1");
+    await again.close();
+  });
+});
