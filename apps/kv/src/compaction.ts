@@ -153,7 +153,11 @@ export async function compactNow(
     const input = state.files.get(id);
     if (input !== undefined) commit.closeWhenSynced(input);
     state.files.delete(id);
-    dir.remove(dataFileName(id));
+    // A repair's input with dropped records goes aside rather than away: its damaged bytes may be all that is
+    // left of acknowledged writes.
+    const name = dataFileName(id);
+    if (state.recovery.some((r) => r.file === name && r.action === "skipped")) dir.moveAside(name);
+    else dir.remove(name);
     dir.remove(hintFileName(id));
   }
   dir.sync();

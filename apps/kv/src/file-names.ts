@@ -15,6 +15,14 @@ export const MARKER_FILE = "MERGED";
 /** See {@link LOCK_FILE}. */
 export const DAMAGE_FILE = "DAMAGED";
 
+/** The largest data file id: it fits the key directory's 32-bit file field and the 10-digit names. */
+export const MAX_FILE_ID = 0x7fffffff;
+
+/** Whether `id` is one a store numbers its files with. */
+export function validFileId(id: number): boolean {
+  return Number.isSafeInteger(id) && id >= 1 && id <= MAX_FILE_ID;
+}
+
 /** `0000000042.data`. */
 export function dataFileName(id: number): string {
   return `${String(id).padStart(10, "0")}.data`;
@@ -32,6 +40,8 @@ export interface StoreListing {
   readonly hintIds: Set<number>;
   /** Names of leftover temp files. */
   readonly temps: string[];
+  /** Data and hint files with an id no store numbers (0, or past {@link MAX_FILE_ID}): not this store's. */
+  readonly foreign: string[];
 }
 
 const DATA = /^(\d{10})\.data$/;
@@ -42,16 +52,20 @@ export function listStore(dir: StoreDir): StoreListing {
   const dataIds: number[] = [];
   const hintIds = new Set<number>();
   const temps: string[] = [];
+  const foreign: string[] = [];
   for (const name of dir.list()) {
     let m = DATA.exec(name);
     if (m) {
-      dataIds.push(Number(m[1]));
+      if (validFileId(Number(m[1]))) dataIds.push(Number(m[1]));
+      else foreign.push(name);
       continue;
     }
     m = HINT.exec(name);
-    if (m) hintIds.add(Number(m[1]));
-    else if (name.endsWith(".tmp")) temps.push(name);
+    if (m) {
+      if (validFileId(Number(m[1]))) hintIds.add(Number(m[1]));
+      else foreign.push(name);
+    } else if (name.endsWith(".tmp")) temps.push(name);
   }
   dataIds.sort((a, b) => a - b);
-  return { dataIds, hintIds, temps };
+  return { dataIds, hintIds, temps, foreign };
 }

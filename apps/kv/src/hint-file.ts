@@ -7,7 +7,9 @@ import { HEADER_SIZE } from "./record";
  * A hint file lists the records of one data file, without values, so that opening needs no data scan:
  *
  * entries, each `timestamp(8) keyLength(4) valueLength(4, -1 = tombstone) offset(8) key`,
- * then a 24-byte footer `count(4) coveredLength(8) crc32-of-entries(4) magic "RKVHINT1"(8)`.
+ * then a 24-byte footer `count(4) coveredLength(8) crc32(4) magic "RKVHINT2"(8)`, the CRC covering every byte
+ * before it (the entries, the count and the covered length). A hint is derived data: one that fails any check (an
+ * older format's too) is not used, and the data file is scanned instead.
  *
  * `coveredLength` is the data file length the hint describes; bytes of the data file beyond it are scanned.
  */
@@ -20,7 +22,7 @@ export interface HintEntry {
   readonly offset: number;
 }
 
-const MAGIC = [0x52, 0x4b, 0x56, 0x48, 0x49, 0x4e, 0x54, 0x31]; // "RKVHINT1"
+const MAGIC = [0x52, 0x4b, 0x56, 0x48, 0x49, 0x4e, 0x54, 0x32]; // "RKVHINT2"
 const FOOTER = 24;
 const ENTRY = 24;
 
@@ -64,7 +66,7 @@ export class HintWriter {
     out.set(this.#bytes.subarray(0, off));
     BigEndian.setInt32(out, off, this.#count);
     BigEndian.setSafeInt64(out, off + 4, coveredLength);
-    BigEndian.setUint32(out, off + 12, crc32(out, 0, off));
+    BigEndian.setUint32(out, off + 12, crc32(out, 0, off + 12));
     out.set(MAGIC, off + 16);
     return out;
   }
@@ -77,16 +79,29 @@ export function encodeHint(entries: readonly HintEntry[], coveredLength: number)
   return writer.finish(coveredLength);
 }
 
-/** A decoded hint file, or null when it is damaged (then the data file is scanned instead). */
-export function decodeHint(
-  bytes: Uint8Array,
-): { entries: HintEntry[]; coveredLength: number } | null {
+/** A decoded hint: its entries, and the data file length it describes. */
+export interface Hint {
+  readonly entries: HintEntry[];
+  readonly coveredLength: number;
+}
+
+/** A decoded hint file, or null when it fails any check (then the data file is scanned instead); never throws. */
+export function decodeHint(bytes: Uint8Array): Hint | null {
+  try {
+    return decode(bytes);
+  } catch {
+    return null; // an int64 beyond 2^53 that the CRC happened to cover: not a hint we wrote
+  }
+}
+
+function decode(bytes: Uint8Array): Hint | null {
   if (bytes.length < FOOTER) return null;
   const f = bytes.length - FOOTER;
   for (let i = 0; i < MAGIC.length; i++) if (bytes[f + 16 + i] !== MAGIC[i]) return null;
-  if (BigEndian.getUint32(bytes, f + 12) !== crc32(bytes, 0, f)) return null;
+  if (BigEndian.getUint32(bytes, f + 12) !== crc32(bytes, 0, f + 12)) return null;
   const count = BigEndian.getInt32(bytes, f);
   const coveredLength = BigEndian.getSafeInt64(bytes, f + 4);
+  if (count < 0 || coveredLength < 0) return null;
   const entries: HintEntry[] = [];
   let off = 0;
   for (let i = 0; i < count; i++) {
@@ -95,6 +110,7 @@ export function decodeHint(
     if (keyLength < 1 || off + ENTRY + keyLength > f) return null;
     const offset = BigEndian.getSafeInt64(bytes, off + 16);
     const valueLength = BigEndian.getInt32(bytes, off + 12);
+    if (offset < 0 || valueLength < -1) return null;
     if (offset + HEADER_SIZE + keyLength + Math.max(valueLength, 0) > coveredLength) return null;
     entries.push({
       timestamp: BigEndian.getSafeInt64(bytes, off),

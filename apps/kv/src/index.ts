@@ -9,6 +9,7 @@ export { crc32 } from "./crc32";
 export { KvError, type KvErrorCode, KvLockedError } from "./errors";
 export type { OpenOptions, ProgressCallback, SyncMode } from "./options";
 export {
+  type BackupResult,
   type CompactionResult,
   type IterateOptions,
   open,

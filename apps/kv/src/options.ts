@@ -11,7 +11,10 @@ export interface OpenOptions {
    * - `never`: writes are handed to the OS at the end of each event-loop turn and never fsynced (until close).
    */
   readonly sync?: SyncMode;
-  /** Open without writing anything; takes a shared lock. Default false. */
+  /**
+   * Open without writing to the data: a shared lock, no writes. The one file it may write is `DAMAGED`, noting a
+   * damaged record a read found, so that the next writable open is read-only too. Default false.
+   */
   readonly readOnly?: boolean;
   /** Create the directory when it is missing (its parent must exist). Default true unless `readOnly`. */
   readonly create?: boolean;

@@ -1,14 +1,23 @@
 import { readDamaged } from "./damage-file";
 import type { DataFile } from "./data-file";
+import { KvError } from "./errors";
 import { dataFileName, hintFileName, listStore, MARKER_FILE } from "./file-names";
 import { hintMatches, hintMismatch } from "./hint-check";
 import { decodeHint, type HintEntry, HintWriter } from "./hint-file";
+import {
+  cutTail,
+  lostDataFiles,
+  plausibleStart,
+  removeEmpty,
+  removeLeftovers,
+  setAside,
+} from "./leftovers";
 import { ListingChanged } from "./listing-changed";
 import { markerFromFiles, readMarker, writeMarker } from "./marker";
 import { recordSize } from "./record";
 import { scanDataFile } from "./scan";
 import type { StoreDir } from "./store-dir";
-import { StoreState } from "./store-state";
+import { closeQuietly, StoreState } from "./store-state";
 
 /** A data file whose cut back after a failed write failed: loads read it only up to `end`. */
 export interface CutFailed {
@@ -82,6 +91,9 @@ export function removeLostHints(state: StoreState): void {
   state.lost = [];
 }
 
+/** Ids an empty newest data file may be numbered above the store's others before it counts as a stray. */
+const STRAY_GAP = 1 << 20;
+
 class Loader {
   readonly #dir: StoreDir;
   readonly #s: StoreState;
@@ -108,14 +120,27 @@ class Loader {
       writeMarker(this.#dir, firstLive);
     }
     const listing = listStore(this.#dir);
+    if (firstLive > 0 && !markerDamaged && !listing.dataIds.some((id) => id >= firstLive)) {
+      // Every marker names a data file that a compaction created before it wrote the marker, and that file (or a
+      // newer one) stays. A marker above every data file is not this store's (copied from another, say): counted,
+      // it would make every data file obsolete, and a writer would delete them all.
+      const path = this.#dir.file(MARKER_FILE);
+      throw new KvError(
+        "ERR_KV_CORRUPT",
+        `compaction marker ${path} names data file ${firstLive}, above every data file of the store: it is not this store's (nothing was deleted; remove MERGED if no compaction ran since it was copied in)`,
+        path,
+      );
+    }
     const ids = listing.dataIds.filter((id) => id >= firstLive);
     const live = new Set(ids);
-    const lost = this.#lostDataFiles(listing, firstLive, live, writable);
+    const lost = lostDataFiles(this.#dir, listing, firstLive, live, writable);
     // A reader of a live store: a compaction committed during the listing may have renamed its outputs after
     // readdir passed their names, or deleted inputs the old marker counts on. Files it deletes later fail to open.
     if (!writable && readMarker(this.#dir) !== firstLive) throw new ListingChanged();
-    if (writable) this.#removeLeftovers(listing, firstLive, live, new Set(lost));
-    if (writable) this.#removeEmpty(ids, listing.hintIds);
+    // Files no store numbers are not this store's: moved aside (a writer), never deleted or cut.
+    for (const name of listing.foreign) setAside(this.#dir, this.#s, name, writable);
+    if (writable) removeLeftovers(this.#dir, this.#s, listing, firstLive, live, new Set(lost));
+    if (writable) removeEmpty(this.#dir, ids, listing.hintIds);
     const lastId = ids.at(-1);
     // Above a lost file's id too: a new data file must never pair with its hint.
     this.#s.nextId = Math.max(firstLive, (lastId ?? 0) + 1, (lost.at(-1) ?? 0) + 1, 1);
@@ -189,7 +214,11 @@ class Loader {
         const bad = hintMismatch(file, hint.entries);
         if (bad >= 0) damage(id, bad, 0);
         for (const h of hint.entries) apply(h);
-        from = Math.min(hint.coveredLength, file.size);
+        // A hint that disagrees with its file (another file's hint copied over it, say) cannot say what the file
+        // holds either: every record in the file is read too, so that none of its newer records or tombstones is
+        // missed, and no older value or deleted key answers in their place.
+        const distrusted = bad >= 0 || hint.coveredLength > file.size;
+        from = distrusted ? 0 : Math.min(hint.coveredLength, file.size);
       }
       const result = scanDataFile(file, from, (header, key, offset) => {
         const h = { id: key, timestamp: header.timestamp, valueLength: header.valueLength, offset };
@@ -246,10 +275,17 @@ class Loader {
     // Cut like a torn tail (below, which cuts the zeros after it too), but not reported: the file's clean end.
     // Not only the newest file's: a crash after a compaction renamed its outputs leaves the active file it wrote
     // to below them.
-    if (cut) for (const file of zeroTails) this.#cutTail(file, file.size);
+    if (cut) for (const file of zeroTails) cutTail(this.#dir, file, file.size);
+    const aside: typeof torn = [];
     for (const t of torn) {
+      // No valid record at all, and not even the start of one: not a torn append but a file the store did not
+      // write. It is kept, not cut.
+      if (t.offset === 0 && !plausibleStart(t.file)) {
+        aside.push(t);
+        continue;
+      }
       const bytes = t.file.size - t.offset;
-      if (cut) this.#cutTail(t.file, t.offset);
+      if (cut) cutTail(this.#dir, t.file, t.offset);
       this.#s.recovery.push({
         file: dataFileName(t.id),
         offset: t.offset,
@@ -257,6 +293,27 @@ class Loader {
         action: cut ? "truncated" : "ignored",
         bytes,
       });
+    }
+    const newest = lastId === undefined ? undefined : this.#s.files.get(lastId);
+    if (newest && lastId !== undefined && newest.size === 0 && !listing.hintIds.has(lastId)) {
+      // An empty newest file numbered far above the store's others (and the marker) is a stray, not the store's
+      // active file (which is numbered one above the files before it, give or take a failed compaction's outputs):
+      // it must not take over the numbering.
+      const others = [...this.#s.files.keys()].filter((id) => id !== lastId);
+      const below = Math.max(firstLive, lost.at(-1) ?? 0, ...others);
+      if (lastId - below > STRAY_GAP) aside.push({ file: newest, offset: 0, id: lastId });
+    }
+    for (const t of aside) {
+      if (cut) {
+        closeQuietly(t.file);
+        this.#s.files.delete(t.id);
+      }
+      setAside(this.#dir, this.#s, dataFileName(t.id), cut);
+    }
+    if (aside.length > 0) {
+      // A stray file does not set the numbering.
+      const kept = [...this.#s.files.keys()];
+      this.#s.nextId = Math.max(firstLive, Math.max(0, ...kept) + 1, (lost.at(-1) ?? 0) + 1, 1);
     }
     if (this.#s.readOnlyReason !== undefined) return;
     const last = lastId === undefined ? undefined : this.#s.files.get(lastId);
@@ -266,73 +323,6 @@ class Loader {
     } else {
       this.#s.activeHints = new HintWriter();
       this.#s.startActiveFile();
-    }
-  }
-
-  /**
-   * Hint files at or above the marker whose data file is gone: lost data. Not one whose data file is still
-   * `N.data.tmp`: a compaction renames an output's hint into place just before its data file, so a crash between
-   * the two leaves that pair (an uncommitted output, a leftover).
-   */
-  #lostDataFiles(
-    listing: ReturnType<typeof listStore>,
-    firstLive: number,
-    live: Set<number>,
-    writable: boolean,
-  ): number[] {
-    const lost: number[] = [];
-    for (const id of [...listing.hintIds].sort((a, b) => a - b)) {
-      if (id < firstLive || live.has(id)) continue;
-      const name = dataFileName(id);
-      if (listing.temps.includes(`${name}.tmp`)) continue;
-      // A reader of a live store: readdir may have missed an output renamed while it ran, or a failed compaction
-      // may have just removed its output (hint first, then the data file). Either way a fresh listing differs.
-      const exists = (n: string) => this.#dir.exists(n);
-      if (!writable && (exists(name) || exists(`${name}.tmp`) || !exists(hintFileName(id)))) {
-        throw new ListingChanged();
-      }
-      lost.push(id);
-    }
-    return lost;
-  }
-
-  /**
-   * Deletes what a crash may have left: obsolete files of a committed compaction, temp files, orphan hints (not
-   * those of `lost` data files: they are the evidence).
-   */
-  #removeLeftovers(
-    listing: ReturnType<typeof listStore>,
-    firstLive: number,
-    live: Set<number>,
-    lost: Set<number>,
-  ): void {
-    // Orphan hints first, and durably: an uncommitted output's hint must not outlive its `.tmp` data file, or the
-    // next open would take it for lost data.
-    const hints: string[] = [];
-    for (const id of listing.hintIds)
-      if (!live.has(id) && !lost.has(id)) hints.push(hintFileName(id));
-    for (const name of hints) this.#dir.remove(name);
-    if (hints.length > 0) this.#dir.sync();
-    const doomed: string[] = [...listing.temps];
-    for (const id of listing.dataIds) if (id < firstLive) doomed.push(dataFileName(id));
-    // Ascending ids: harmless in any order, since the marker already made them all obsolete.
-    for (const name of doomed) this.#dir.remove(name);
-    if (doomed.length > 0) this.#dir.sync();
-  }
-
-  /**
-   * Drops empty data files other than the newest (a compaction's sealed-empty active file, say). Not one with a
-   * hint: a hint covering bytes the file no longer has is evidence of lost data, which the open reports.
-   */
-  #removeEmpty(ids: number[], hinted: Set<number>): void {
-    for (let i = ids.length - 2; i >= 0; i--) {
-      if (hinted.has(ids[i]!)) continue;
-      const name = dataFileName(ids[i]!);
-      if (this.#dir.ops.stat(this.#dir.file(name))?.size === 0) {
-        this.#dir.remove(name);
-        this.#dir.remove(hintFileName(ids[i]!));
-        ids.splice(i, 1);
-      }
     }
   }
 
@@ -355,26 +345,5 @@ class Loader {
       h.timestamp,
       -1,
     );
-  }
-
-  /**
-   * Cuts `file` at `end` and fsyncs: its torn or zero tail. The newest file is open for writing; an older one (the
-   * active file of a compaction whose outputs were renamed before a crash) is cut through a writable handle of its
-   * own.
-   */
-  #cutTail(file: DataFile, end: number): void {
-    if (file.writable) {
-      file.truncate(end);
-      file.sync();
-      return;
-    }
-    const rw = this.#dir.ops.openData(file.path, "rw");
-    try {
-      rw.truncate(end);
-      rw.sync();
-    } finally {
-      rw.close();
-    }
-    file.setContentEnd(end);
   }
 }

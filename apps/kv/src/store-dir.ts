@@ -1,6 +1,7 @@
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { RandomAccessFile } from "@rafkit/raf";
+import { errnoOf, systemCallError } from "@rafkit/syscall-state";
 import { DataFile, readWholeFile, syncDirectory } from "./data-file";
 
 /** What {@link DirectoryOps.stat} tells about a path. */
@@ -79,6 +80,9 @@ export const realDirectory: DirectoryOps = {
   openData: (p, mode) => DataFile.open(p, mode),
 };
 
+/** The folder of a store directory where files that are not the store's are moved, rather than cut or deleted. */
+export const LOST_FOUND = "lost+found";
+
 /** A store directory: its real path and the operations on its files, by name. */
 export class StoreDir {
   /** The directory (a real path). */
@@ -109,6 +113,7 @@ export class StoreDir {
   }
 
   read(name: string): Uint8Array {
+    this.refuseLink(name);
     return this.ops.readFile(this.file(name));
   }
 
@@ -136,12 +141,43 @@ export class StoreDir {
   }
 
   open(name: string, mode: "r" | "rw"): DataFile {
+    this.refuseLink(name);
     return this.ops.openData(this.file(name), mode);
+  }
+
+  /**
+   * Throws `ELOOP` (as `O_NOFOLLOW` would) when `name` is a symbolic link: the store makes none, and one planted
+   * in its directory could point its reads, truncates and writes at any file.
+   */
+  refuseLink(name: string): void {
+    if (this.lstat(name)?.isSymbolicLink !== true) return;
+    const path = this.file(name);
+    const error = systemCallError(-errnoOf("ELOOP"), "open", path);
+    error.message = `${path} is a symbolic link, which rafkv does not follow (it makes none itself): ELOOP, open '${path}'`;
+    throw error;
+  }
+
+  /** Moves `name` into {@link LOST_FOUND} (made when missing), under a name not taken there; returns its new path. */
+  moveAside(name: string): string {
+    const folder = this.file(LOST_FOUND);
+    if (this.ops.stat(folder, false) === undefined) {
+      this.ops.makeDirectory(folder);
+      this.sync();
+    }
+    let target = path.join(folder, name);
+    for (let n = 1; this.ops.stat(target, false) !== undefined; n++) {
+      target = path.join(folder, `${name}.${n}`);
+    }
+    this.ops.rename(this.file(name), target);
+    this.ops.syncDirectory(folder);
+    this.sync();
+    return target;
   }
 
   /** Replaces `name` atomically with `bytes`: write a temp file, fsync, rename, fsync the directory. */
   writeAtomic(name: string, bytes: Uint8Array): void {
     const tmp = `${name}.tmp`;
+    this.refuseLink(tmp);
     this.ops.writeFileSynced(this.file(tmp), bytes);
     this.rename(tmp, name);
     this.sync();

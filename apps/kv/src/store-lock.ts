@@ -42,6 +42,7 @@ export class StoreLock {
   static acquire(store: StoreDir, shared: boolean): StoreLock {
     const dir = store.path;
     const path = store.file(LOCK_FILE);
+    store.refuseLink(LOCK_FILE);
     const here = openHere.get(dir);
     if (here !== undefined && (!shared || here === "write")) {
       throw new KvLockedError(

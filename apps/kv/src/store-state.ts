@@ -1,7 +1,7 @@
 import { writeDamaged } from "./damage-file";
 import type { DataFile } from "./data-file";
 import { KvError } from "./errors";
-import { dataFileName } from "./file-names";
+import { dataFileName, MAX_FILE_ID } from "./file-names";
 import { HintWriter } from "./hint-file";
 import { KeyDirectory } from "./key-directory";
 import type { StoreDir } from "./store-dir";
@@ -43,6 +43,13 @@ export class StoreState {
 
   /** Starts a new, empty active file with the next id. */
   startActiveFile(): void {
+    if (this.nextId > MAX_FILE_ID) {
+      throw new KvError(
+        "ERR_KV_CORRUPT",
+        `store ${this.dir.path} has no data file id left (the next would be ${this.nextId}): a data file with a huge id was put there`,
+        this.dir.path,
+      );
+    }
     const id = this.nextId++;
     const file = this.dir.open(dataFileName(id), "rw");
     this.files.set(id, file);
@@ -71,16 +78,14 @@ export class StoreState {
     const file = dataFileName(fileId);
     if (!this.recovery.some((r) => r.file === file && r.offset === offset)) {
       this.recovery.push({ file, offset, kind: "corrupt", action: "ignored", bytes: size });
-      // A writer records it, so that the next open is read-only too until a repair.
-      if (this.active !== null) {
-        try {
-          writeDamaged(
-            this.dir,
-            this.recovery.filter((r) => r.kind === "corrupt" && r.action === "ignored"),
-          );
-        } catch {
-          // The read's error is the one to report; the store is read-only in this session either way.
-        }
+      // Recorded, by a read-only open too, so that the next writable open is read-only until a repair.
+      try {
+        writeDamaged(
+          this.dir,
+          this.recovery.filter((r) => r.kind === "corrupt" && r.action === "ignored"),
+        );
+      } catch {
+        // The read's error is the one to report (a read-only directory cannot take the note).
       }
     }
     this.readOnlyReason ??= `corrupt record in ${file} at offset ${offset} (open with repair to drop it)`;

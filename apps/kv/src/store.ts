@@ -1,3 +1,4 @@
+import { type BackupResult, backupStore } from "./backup";
 import { type Bytes, hasLoneSurrogate, isAscii, keyId, keyIdBytes, toBytes, utf8 } from "./bytes";
 import { compactNow } from "./compaction";
 import { clearDamaged } from "./damage-file";
@@ -25,6 +26,7 @@ import { ValueCache } from "./value-cache";
 import { verifyStore } from "./verify";
 import { appendRecord, checkKeyLength } from "./writes";
 
+export type { BackupResult } from "./backup";
 export type {
   CompactionResult,
   IterateOptions,
@@ -314,6 +316,17 @@ export class Store {
       return Promise.reject(error);
     }
     return verifyStore(this.#state, this.#reader, options.onProgress);
+  }
+
+  /**
+   * Copies the store into `dest` (missing, or an empty directory) while it stays open: a consistent copy that opens
+   * with every write acknowledged before the backup began. Waits for a running compaction first.
+   */
+  async backup(dest: string): Promise<BackupResult> {
+    this.#checkOpen();
+    while (this.#compaction !== null) await this.#compaction.catch(() => undefined);
+    this.#checkOpen();
+    return backupStore(this.#state, dest, (error) => this.#commit.activeSyncFailed(error));
   }
 
   // ---------------------------------------------------------------- close

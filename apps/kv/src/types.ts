@@ -7,9 +7,13 @@ export interface RecoveryIssue {
   /** The data file's name. */
   readonly file: string;
   readonly offset: number;
-  readonly kind: Damage["kind"];
-  /** `truncated`: a torn tail cut off; `ignored`: left in place (read-only); `skipped`: records dropped (repair). */
-  readonly action: "truncated" | "ignored" | "skipped";
+  /** `foreign`: a file the store did not write (no valid record at all, or an id no store numbers). */
+  readonly kind: Damage["kind"] | "foreign";
+  /**
+   * `truncated`: a torn tail cut off; `ignored`: left in place (read-only); `skipped`: records dropped (repair);
+   * `moved`: a foreign file moved into the store's `lost+found/` folder, untouched.
+   */
+  readonly action: "truncated" | "ignored" | "skipped" | "moved";
   /** Bytes the damage spans. */
   readonly bytes: number;
 }
