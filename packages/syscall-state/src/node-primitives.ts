@@ -1,4 +1,5 @@
 import * as fs from "node:fs";
+import { constants } from "node:os";
 import type { FileMode } from "./backend";
 import { errnoOf } from "./errno";
 import type { Primitives } from "./primitives";
@@ -32,10 +33,17 @@ function flagsOf(mode: FileMode): number {
   }
 }
 
-/** Node's fs errors carry the negative errno already; anything else (a bad argument) is rethrown. */
+/**
+ * Node's fs errors carry the negative errno already. Deno's node:fs gives some (write, fsync, ftruncate, close)
+ * only the errno name as `code`, so a `code` the platform names in `os.constants.errno` counts too. Anything else
+ * (a bad argument: `ERR_INVALID_ARG_TYPE`, ...) is rethrown.
+ */
 function negativeErrno(error: unknown): number {
-  const errno = (error as { errno?: unknown } | null)?.errno;
+  const { errno, code } = (error ?? {}) as { errno?: unknown; code?: unknown };
   if (typeof errno === "number" && errno < 0) return errno;
+  if (typeof code === "string" && /^E[A-Z0-9]+$/.test(code) && Object.hasOwn(constants.errno, code)) {
+    return -errnoOf(code);
+  }
   throw error;
 }
 
