@@ -29,8 +29,10 @@ export function tempPath(name = "f.bin") {
 
 /** What runs this suite: name and version of the runtime. */
 export function runtimeInfo() {
-  if (typeof globalThis.Deno !== "undefined") return { name: "Deno", version: globalThis.Deno.version.deno };
-  if (typeof globalThis.Bun !== "undefined") return { name: "Bun", version: globalThis.Bun.version };
+  if (typeof globalThis.Deno !== "undefined")
+    return { name: "Deno", version: globalThis.Deno.version.deno };
+  if (typeof globalThis.Bun !== "undefined")
+    return { name: "Bun", version: globalThis.Bun.version };
   return { name: "Node.js", version: process.versions.node };
 }
 
@@ -57,7 +59,9 @@ export async function run({ id, out }) {
       failed++;
       const error = e instanceof Error ? `${e.name}: ${e.message}` : String(e);
       results.push({ name: c.name, tags: c.tags, ok: false, error });
-      console.log(`not ok ${i + 1} - ${c.name}\n  ${String(e?.stack ?? error).replaceAll("\n", "\n  ")}`);
+      console.log(
+        `not ok ${i + 1} - ${c.name}\n  ${String(e?.stack ?? error).replaceAll("\n", "\n  ")}`,
+      );
     }
   }
   for (const n of notes) console.log(`# ${n.key}: ${n.value}`);
@@ -71,7 +75,8 @@ export async function run({ id, out }) {
       version: info.version,
       os: process.platform,
       arch: process.arch,
-      testedUnder: process.env.RAFKIT_CONFORMANCE_TESTED_UNDER ?? `${process.platform} ${process.arch}`,
+      testedUnder: process.env.RAFKIT_CONFORMANCE_TESTED_UNDER ?? "CI",
+      describe: process.platform === "linux" ? { locks: "advisory (OFD `fcntl`)" } : {},
       passed,
       failed,
       notes: Object.fromEntries(notes.map((n) => [n.key, n.value])),

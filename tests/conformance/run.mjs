@@ -4,6 +4,10 @@ import { run } from "./harness.mjs";
 import "./suites/bits.mjs";
 import "./suites/syscall-state.mjs";
 import "./suites/raf-sync.mjs";
+import "./suites/raf-async.mjs";
+import "./suites/raf-locks.mjs";
+import "./suites/workers-kv.mjs";
+import "./suites/syntax.mjs";
 
 const failed = await run({
   id: process.env.RAFKIT_CONFORMANCE_RUNTIME ?? "local",
