@@ -1,7 +1,7 @@
 import * as fs from "node:fs";
-import { constants } from "node:os";
 import type { FileMode } from "./backend";
 import { errnoOf } from "./errno";
+import { negativeErrno } from "./fs-errno";
 import type { Primitives } from "./primitives";
 import { sizeFromStats } from "./stat-size";
 
@@ -31,20 +31,6 @@ function flagsOf(mode: FileMode): number {
       throw error;
     }
   }
-}
-
-/**
- * Node's fs errors carry the negative errno already. Deno's node:fs gives some (write, fsync, ftruncate, close)
- * only the errno name as `code`, so a `code` the platform names in `os.constants.errno` counts too. Anything else
- * (a bad argument: `ERR_INVALID_ARG_TYPE`, ...) is rethrown.
- */
-function negativeErrno(error: unknown): number {
-  const { errno, code } = (error ?? {}) as { errno?: unknown; code?: unknown };
-  if (typeof errno === "number" && errno < 0) return errno;
-  if (typeof code === "string" && /^E[A-Z0-9]+$/.test(code) && Object.hasOwn(constants.errno, code)) {
-    return -errnoOf(code);
-  }
-  throw error;
 }
 
 const EBADF = -errnoOf("EBADF");
