@@ -74,15 +74,24 @@ function conflicts(a: LockRange, b: LockRange): boolean {
 function identity(holder: LockHolder): string | null {
   let id = identities.get(holder);
   if (id === undefined) {
-    try {
-      const s = fstatSync(holder.fd, { bigint: true });
-      id = `${s.dev}:${s.ino}`;
-    } catch {
-      id = null;
+    id = statIdentity(() => fstatSync(holder.fd, { bigint: true }));
+    // Deno's node:fs knows only the descriptors it opened itself (EBADF for the native backend's); on Linux
+    // /proc/self/fd/N still names the open file, even renamed or unlinked.
+    if (id === null && process.platform === "linux") {
+      id = statIdentity(() => fs.statSync(`/proc/self/fd/${holder.fd}`, { bigint: true }));
     }
     identities.set(holder, id);
   }
   return id;
+}
+
+function statIdentity(stat: () => fs.BigIntStats): string | null {
+  try {
+    const s = stat();
+    return `${s.dev}:${s.ino}`;
+  } catch {
+    return null;
+  }
 }
 
 /**

@@ -1,6 +1,7 @@
 import * as fs from "node:fs";
 import type { FileMode } from "./backend";
 import { errnoOf } from "./errno";
+import { negativeErrno } from "./fs-errno";
 import type { Primitives } from "./primitives";
 import { sizeFromStats } from "./stat-size";
 
@@ -30,13 +31,6 @@ function flagsOf(mode: FileMode): number {
       throw error;
     }
   }
-}
-
-/** Node's fs errors carry the negative errno already; anything else (a bad argument) is rethrown. */
-function negativeErrno(error: unknown): number {
-  const errno = (error as { errno?: unknown } | null)?.errno;
-  if (typeof errno === "number" && errno < 0) return errno;
-  throw error;
 }
 
 const EBADF = -errnoOf("EBADF");
