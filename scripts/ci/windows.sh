@@ -45,11 +45,10 @@ tests=(
   packages/syscall-state/test/contract.test.ts
   packages/syscall-state/test/locks.test.ts
   packages/syscall-state/test/errors.test.ts
-  #packages/syscall-state/test/windows.test.ts
+  packages/syscall-state/test/windows.test.ts
   packages/raf/test/behaviour.test.ts
   packages/raf/test/locks.test.ts
   packages/raf/test/large-file.test.ts
-  #packages/raf/test/windows-locks.test.ts
 )
 # Test files given as arguments run instead (for working on one suite).
 [ "$#" -gt 0 ] && tests=("$@")
