@@ -1,6 +1,7 @@
 import { errnoOf } from "./errno";
 import { loadKoffi } from "./koffi";
 import { nodeError } from "./node-error";
+import { windowsStateReader } from "./win32/last-error";
 
 /** Where a failing call leaves its error number: `errno` everywhere; `GetLastError`/`WSAGetLastError` on Windows. */
 export type CaptureStateName = "errno" | "GetLastError" | "WSAGetLastError";
@@ -119,9 +120,6 @@ function fail(message: string, code: string): TypeError {
   return nodeError(TypeError, code, message);
 }
 
-let getLastError: (() => number) | undefined;
-let wsaGetLastError: (() => number) | undefined;
-
 /** The function that reads `stateName` on the current thread. */
 function stateReader(stateName: CaptureStateName): () => number {
   if (!STATE_NAMES.includes(stateName)) {
@@ -138,14 +136,7 @@ function stateReader(stateName: CaptureStateName): () => number {
       "ERR_INVALID_ARG_VALUE",
     );
   }
-  // Both read the thread's last-error value. koffi keeps each call's own copy of it, so a read through
-  // koffi right after the call (or first thing in an async completion callback) sees that call's error.
-  if (stateName === "GetLastError") {
-    getLastError ??= koffi.load("kernel32.dll").func("uint32_t __stdcall GetLastError()");
-    return getLastError;
-  }
-  wsaGetLastError ??= koffi.load("ws2_32.dll").func("int __stdcall WSAGetLastError()");
-  return wsaGetLastError;
+  return windowsStateReader(stateName);
 }
 
 function checkTarget(fn: NativeFunction): void {

@@ -2,8 +2,7 @@ import type { Backend } from "./backend";
 import { ComposedBackend } from "./compose-backend";
 import { nativeLibc } from "./libc";
 import { nativePrimitives } from "./native-primitives";
-import { nativeKernel32 } from "./win32/kernel32";
-import { win32Primitives } from "./win32/win32-primitives";
+import { win32Backend } from "./win32/win32-primitives";
 
 let instance: Backend | undefined;
 
@@ -16,15 +15,7 @@ let instance: Backend | undefined;
  */
 export function nativeBackend(): Backend {
   if (instance !== undefined) return instance;
-  if (process.platform === "win32") {
-    // kernel32: handles for fds, GetLastError for errno; no fadvise or block reservation there.
-    instance = new ComposedBackend(win32Primitives(nativeKernel32()), {
-      locks: true,
-      allocate: false,
-      fadvise: false,
-    });
-    return instance;
-  }
+  if (process.platform === "win32") return (instance = win32Backend());
   const libc = nativeLibc();
   instance = new ComposedBackend(nativePrimitives(libc), {
     locks: true,

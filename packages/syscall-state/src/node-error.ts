@@ -14,3 +14,12 @@ export function nodeError<E extends ErrorClass>(
   error.code = code;
   return error;
 }
+
+/** The `TypeError` every backend throws for a mode that is not `r`, `rw`, `rws` or `rwd`. @internal */
+export function unknownMode(mode: unknown): TypeError {
+  return nodeError(
+    TypeError,
+    "ERR_INVALID_ARG_VALUE",
+    `Unknown mode '${String(mode)}'; valid modes are r, rw, rws, rwd`,
+  );
+}

@@ -1,10 +1,11 @@
 import { type AdaptedSystemCall, adaptSystemCall, type NativeFunction } from "../adapter";
-import type { FileMode, LockRequest } from "../backend";
+import type { Backend, FileMode, LockRequest } from "../backend";
+import { ComposedBackend } from "../compose-backend";
 import { errnoOf } from "../errno";
-import { nodeError } from "../node-error";
+import { unknownMode } from "../node-error";
 import type { Primitives } from "../primitives";
 import { bufferOf, byteLengthOf, byteOffsetOf } from "../typed-array";
-import type { NativeKernel32 } from "./kernel32";
+import { type NativeKernel32, nativeKernel32 } from "./kernel32";
 import {
   ERROR_ACCESS_DENIED,
   ERROR_BROKEN_PIPE,
@@ -123,11 +124,7 @@ function flagsOf(mode: FileMode): { access: number; disposition: number; flags: 
     case "rwd":
       return { access: rw, disposition: OPEN_ALWAYS, flags: through };
     default:
-      throw nodeError(
-        TypeError,
-        "ERR_INVALID_ARG_VALUE",
-        `Unknown mode '${String(mode)}'; valid modes are r, rw, rws, rwd`,
-      );
+      throw unknownMode(mode);
   }
 }
 
@@ -333,3 +330,15 @@ export function win32Primitives(k: NativeKernel32): Primitives {
 
 /** The advice names `posix_fadvise` knows; Windows takes none, so known advice is accepted and ignored. */
 const ADVICE = new Set(["normal", "sequential", "random", "willneed", "dontneed", "noreuse"]);
+
+/**
+ * The native backend on Windows: kernel32 handles for fds, `GetLastError` for errno. No fadvise or
+ * block reservation there. Throws a `NativeUnavailableError` where kernel32 or koffi do not load. @internal
+ */
+export function win32Backend(): Backend {
+  return new ComposedBackend(win32Primitives(nativeKernel32()), {
+    locks: true,
+    allocate: false,
+    fadvise: false,
+  });
+}
