@@ -6,5 +6,10 @@ export default packageTestConfig({
   coverageExclude:
     process.platform === "win32"
       ? []
-      : ["src/win32/kernel32.ts", "src/win32/last-error.ts", "src/win32/win32-primitives.ts"],
+      : [
+          "src/win32/kernel32.ts",
+          "src/win32/last-error.ts",
+          "src/win32/sync-directory.ts",
+          "src/win32/win32-primitives.ts",
+        ],
 });

@@ -46,9 +46,11 @@ tests=(
   packages/syscall-state/test/locks.test.ts
   packages/syscall-state/test/errors.test.ts
   packages/syscall-state/test/windows.test.ts
+  packages/syscall-state/test/sync-directory.test.ts
   packages/raf/test/behaviour.test.ts
   packages/raf/test/locks.test.ts
   packages/raf/test/large-file.test.ts
+  apps/kv/test/store.test.ts
 )
 # Test files given as arguments run instead (for working on one suite).
 [ "$#" -gt 0 ] && tests=("$@")
