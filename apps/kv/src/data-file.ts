@@ -1,5 +1,9 @@
 import { EOFError, RandomAccessFile } from "@rafkit/raf";
-import { getBackend, systemCallError } from "@rafkit/syscall-state";
+import {
+  getBackend,
+  syncDirectory as syncDirectoryEntries,
+  systemCallError,
+} from "@rafkit/syscall-state";
 
 /** Appends are gathered here and reach the OS in one positional write of up to this many bytes. */
 const APPEND_BUFFER = 64 * 1024;
@@ -275,17 +279,14 @@ export function readWholeFile(path: string): Uint8Array {
   }
 }
 
-/** fsyncs a directory so that creations, renames and unlinks in it survive a power loss. */
+/**
+ * Makes creations, renames and unlinks in a directory survive a power loss: fsync of the directory on
+ * POSIX, `FlushFileBuffers` of a directory handle on Windows (syscall-state's `syncDirectory`).
+ */
 export function syncDirectory(dir: string): void {
-  const backend = getBackend();
-  const fd = backend.open(dir, "r");
-  if (fd < 0) return; // Windows cannot open a directory; its renames are durable by other means.
-  try {
-    const r = backend.sync(fd);
-    // EINVAL: a filesystem that cannot fsync directories; nothing more can be done there.
-    if (r < 0 && systemCallError(r, "fsync", dir).code !== "EINVAL")
-      throw systemCallError(r, "fsync", dir);
-  } finally {
-    backend.close(fd);
+  const r = syncDirectoryEntries(dir);
+  // EINVAL: a filesystem that cannot fsync directories; nothing more can be done there.
+  if (r < 0 && systemCallError(r, "fsync", dir).code !== "EINVAL") {
+    throw systemCallError(r, "fsync", dir);
   }
 }

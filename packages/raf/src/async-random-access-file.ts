@@ -12,6 +12,7 @@ import { guard, unguard } from "./leak-guard";
 import {
   AsyncFileLock,
   HeldLocks,
+  LOCK_SYSCALL,
   type LockOptions,
   type LockRange,
   lockGranted,
@@ -844,7 +845,7 @@ export class AsyncRandomAccessFile implements RandomAccessFileApi<"async"> {
       // lock() can run in between and take a lock that is gone for one still held (see `HeldLocks`).
       const { position, length } = lockRequest(held, false);
       const r = this.#backend.unlock(w.fd, position, length);
-      if (r < 0) throw systemCallError(r, "fcntl", w.path);
+      if (r < 0) throw systemCallError(r, LOCK_SYSCALL, w.path);
       held.released();
     });
   }

@@ -1,5 +1,5 @@
-import { constants } from "node:os";
 import {
+  errnoOf,
   type FileMode,
   type LockRequest,
   type SyncBackend,
@@ -20,9 +20,12 @@ import {
   releaseInThread,
 } from "./thread-locks";
 
-const EAGAIN = constants.errno.EAGAIN;
-const ENOTSUP = constants.errno.ENOTSUP;
-const EOPNOTSUPP = constants.errno.EOPNOTSUPP;
+/** The system call a lock failure names, as Node would: `fcntl` on POSIX, `LockFileEx` on Windows. */
+export const LOCK_SYSCALL = process.platform === "win32" ? "LockFileEx" : "fcntl";
+
+const EAGAIN = errnoOf("EAGAIN");
+const ENOTSUP = errnoOf("ENOTSUP");
+const EOPNOTSUPP = errnoOf("EOPNOTSUPP");
 
 /** Options of `lock`/`tryLock`: Java's `lock(position, size, shared)`. */
 export interface LockOptions {
@@ -79,7 +82,7 @@ export function lockGranted(r: number, backend: SyncBackend, path: string): bool
   if (r >= 0) return true;
   if (r === -EAGAIN) return false;
   if (r === -ENOTSUP || r === -EOPNOTSUPP) throw new LockUnsupportedError(backend.name);
-  throw systemCallError(r, "fcntl", path);
+  throw systemCallError(r, LOCK_SYSCALL, path);
 }
 
 function overlaps(a: LockRange, b: LockRange): boolean {

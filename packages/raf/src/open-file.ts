@@ -1,8 +1,8 @@
-import { constants } from "node:os";
 import { fileURLToPath } from "node:url";
 import { type ByteOrder, type ViewCodec, viewCodecFor } from "@rafkit/bits";
 import {
   type Backend,
+  errnoOf,
   type FileMode,
   getBackend,
   type SyncBackend,
@@ -13,7 +13,7 @@ import { parseMode } from "./modes";
 import { DEFAULT_BUFFER_SIZE, type RandomAccessFileOptions } from "./options";
 import { Window } from "./window";
 
-const EISDIR = constants.errno.EISDIR;
+const EISDIR = errnoOf("EISDIR");
 
 /** Everything both classes decide from their arguments before any I/O. */
 export interface OpenPlan {

@@ -1,4 +1,3 @@
-import { constants } from "node:os";
 import {
   BigEndian,
   type ByteOrder,
@@ -9,13 +8,14 @@ import {
   UTFDataFormatError,
   type ViewCodec,
 } from "@rafkit/bits";
-import { type LockRequest, systemCallError } from "@rafkit/syscall-state";
+import { errnoOf, type LockRequest, systemCallError } from "@rafkit/syscall-state";
 import { EOFError } from "./errors";
+import { LOCK_SYSCALL } from "./locks";
 import { toCount, toPosition } from "./position";
 import type { Primitive } from "./primitives";
 import { EOF, IO, type Step, type SystemCall, type Window } from "./window";
 
-const EINVAL = constants.errno.EINVAL;
+const EINVAL = errnoOf("EINVAL");
 
 /**
  * An operation on a {@link Window}, written once for both drivers: a generator that yields each time
@@ -339,7 +339,7 @@ export function* lock(w: Window, request: LockRequest): Op<number> {
 export function* unlock(w: Window, request: LockRequest): Op<void> {
   yield* flushAll(w);
   const r = yield* systemCall(w, "unlock", 0, request);
-  if (r < 0) throw systemCallError(r, "fcntl", w.path);
+  if (r < 0) throw systemCallError(r, LOCK_SYSCALL, w.path);
 }
 
 /**

@@ -1,7 +1,6 @@
-import { constants } from "node:os";
 import type { Readable, Writable } from "node:stream";
 import type { ByteOrder, NumericArray } from "@rafkit/bits";
-import { type FileMode, type SyncBackend, systemCallError } from "@rafkit/syscall-state";
+import { errnoOf, type FileMode, type SyncBackend, systemCallError } from "@rafkit/syscall-state";
 import type { RandomAccessFileApi } from "./api";
 import { checkFromIndexSize, EOFError } from "./errors";
 import { guard, unguard } from "./leak-guard";
@@ -52,8 +51,8 @@ import {
 } from "./streams";
 import { IO, type Step, type Window } from "./window";
 
-const EINTR = constants.errno.EINTR;
-const EIO = constants.errno.EIO;
+const EINTR = errnoOf("EINTR");
+const EIO = errnoOf("EIO");
 
 /**
  * `java.io.RandomAccessFile` for Node.js: Java's names and semantics, `DataInput`/`DataOutput`

@@ -1,6 +1,5 @@
-import { constants } from "node:os";
 import { BigEndianView, type ViewCodec } from "@rafkit/bits";
-import { type LockRequest, systemCallError } from "@rafkit/syscall-state";
+import { errnoOf, type LockRequest, systemCallError } from "@rafkit/syscall-state";
 import { ClosedError, EOFError } from "./errors";
 import {
   CALL,
@@ -15,11 +14,11 @@ import {
 
 export type { SystemCall } from "./window-request";
 
-const EINTR = constants.errno.EINTR;
-const EIO = constants.errno.EIO;
-const EBADF = constants.errno.EBADF;
-const EFBIG = constants.errno.EFBIG;
-const EINVAL = constants.errno.EINVAL;
+const EINTR = errnoOf("EINTR");
+const EIO = errnoOf("EIO");
+const EBADF = errnoOf("EBADF");
+const EFBIG = errnoOf("EFBIG");
+const EINVAL = errnoOf("EINVAL");
 
 /** What a planner tells its driver: the operation can finish now ({@link READY}), needs {@link IO}, or hit {@link EOF}. */
 export type Step = 0 | 1 | 2;

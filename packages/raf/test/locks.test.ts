@@ -159,6 +159,19 @@ describe.skipIf(!native || !existsSync(dist))(
       w.close();
     });
 
+    test("locks are advisory on every platform (Windows too): the child's exclusive lock stops no read or write of ours", async () => {
+      const p = lockFile();
+      const h = await holder(p);
+      expect(await h.ask("lock")).toBe("locked");
+      const s = new RandomAccessFile(p, "rw", { backend: "native" });
+      s.writeIntAt(4, 0x1234);
+      s.flush();
+      expect(s.readIntAt(4)).toBe(0x1234);
+      expect(readFileSync(p).readInt32BE(4)).toBe(0x1234);
+      expect(s.tryLock({ position: 4, size: 4 })).toBeNull();
+      s.close();
+    });
+
     test("close releases every lock (both classes); the child can then take them", async () => {
       const p = lockFile();
       const h = await holder(p);

@@ -1,5 +1,7 @@
-import { constants } from "node:os";
+import { errnoOf } from "./errno";
 import { loadKoffi } from "./koffi";
+import { nodeError } from "./node-error";
+import { windowsStateReader } from "./win32/last-error";
 
 /** Where a failing call leaves its error number: `errno` everywhere; `GetLastError`/`WSAGetLastError` on Windows. */
 export type CaptureStateName = "errno" | "GetLastError" | "WSAGetLastError";
@@ -66,7 +68,7 @@ const slot = { errno: 0 };
  * out; the one exact 2**53 is left to the caller (only `lseek` gets there, on a file system with 8 EiB
  * files, and the native `size` checks it), so that success costs no extra test here.
  */
-const EOVERFLOW = constants.errno.EOVERFLOW;
+const EOVERFLOW = errnoOf("EOVERFLOW");
 
 function overflow(): number {
   slot.errno = EOVERFLOW;
@@ -115,13 +117,8 @@ function settled(): void {
 }
 
 function fail(message: string, code: string): TypeError {
-  const error = new TypeError(message);
-  (error as TypeError & { code: string }).code = code;
-  return error;
+  return nodeError(TypeError, code, message);
 }
-
-let getLastError: (() => number) | undefined;
-let wsaGetLastError: (() => number) | undefined;
 
 /** The function that reads `stateName` on the current thread. */
 function stateReader(stateName: CaptureStateName): () => number {
@@ -139,13 +136,7 @@ function stateReader(stateName: CaptureStateName): () => number {
       "ERR_INVALID_ARG_VALUE",
     );
   }
-  // Untested here (no Windows CI): both are reads of thread-local state with no side effects.
-  if (stateName === "GetLastError") {
-    getLastError ??= koffi.load("kernel32.dll").func("uint32_t __stdcall GetLastError()");
-    return getLastError;
-  }
-  wsaGetLastError ??= koffi.load("ws2_32.dll").func("int __stdcall WSAGetLastError()");
-  return wsaGetLastError;
+  return windowsStateReader(stateName);
 }
 
 function checkTarget(fn: NativeFunction): void {
@@ -165,56 +156,73 @@ function checkTarget(fn: NativeFunction): void {
 }
 
 /**
- * Wraps a koffi-bound system call: a non-negative result is returned as is; a negative one becomes
- * `-errno` (or `-GetLastError()`), read by the very next native call after the system call, before any
- * other JavaScript or native code of ours runs. The value is also kept in this thread's slot
- * ({@link lastErrno}). Throws a `TypeError` naming the valid choices for an unknown `stateName` or a
- * target that does not return an integer.
+ * How a call says it failed: `"negative"` (C's -1, Win32's `INVALID_HANDLE_VALUE`, `SOCKET_ERROR`) or
+ * `"zero"` (a Win32 `BOOL` or a count where 0 means failure).
+ */
+export type FailureConvention = "negative" | "zero";
+
+/**
+ * Wraps a koffi-bound system call: a successful result is returned as is; a failing one (negative, or 0
+ * under the `"zero"` convention) becomes `-errno` (or `-GetLastError()`), read by the very next native
+ * call after the system call, before any other JavaScript or native code of ours runs. The value is also
+ * kept in this thread's slot ({@link lastErrno}). Throws a `TypeError` naming the valid choices for an
+ * unknown `stateName` or a target that does not return an integer.
  *
  * @example
  * const fcntl = adaptSystemCall(lib.func("int fcntl(int fd, int cmd, intptr_t arg)"), "errno");
  * fcntl(-1, 1, 0); // -9: -EBADF on Linux
+ * const close = adaptSystemCall(kernel32.func("int __stdcall CloseHandle(intptr_t h)"), "GetLastError", "zero");
+ * close(0); // -6: -ERROR_INVALID_HANDLE
  */
 export function adaptSystemCall(
   fn: NativeFunction,
   stateName: CaptureStateName,
+  failure: FailureConvention = "negative",
 ): AdaptedSystemCall {
   checkTarget(fn);
   const read = stateReader(stateName);
   // Fixed arity avoids a rest array per call on the hot path; variadic koffi functions have no `.async`.
   const arity = typeof fn.async === "function" ? fn.info.arguments.length : -1;
   let adapted: AdaptedSystemCall;
-  switch (arity) {
-    case 1:
-      adapted = ((a: unknown) => {
-        const r = fn(a);
-        return r >= 0 ? (typeof r === "number" ? r : overflow()) : -(slot.errno = read());
-      }) as AdaptedSystemCall;
-      break;
-    case 2:
-      adapted = ((a: unknown, b: unknown) => {
-        const r = fn(a, b);
-        return r >= 0 ? (typeof r === "number" ? r : overflow()) : -(slot.errno = read());
-      }) as AdaptedSystemCall;
-      break;
-    case 3:
-      adapted = ((a: unknown, b: unknown, c: unknown) => {
-        const r = fn(a, b, c);
-        return r >= 0 ? (typeof r === "number" ? r : overflow()) : -(slot.errno = read());
-      }) as AdaptedSystemCall;
-      break;
-    case 4:
-      adapted = ((a: unknown, b: unknown, c: unknown, d: unknown) => {
-        const r = fn(a, b, c, d);
-        return r >= 0 ? (typeof r === "number" ? r : overflow()) : -(slot.errno = read());
-      }) as AdaptedSystemCall;
-      break;
-    default:
-      adapted = ((...args: unknown[]) => {
-        const r = fn(...args);
-        return r >= 0 ? (typeof r === "number" ? r : overflow()) : -(slot.errno = read());
-      }) as AdaptedSystemCall;
+  if (failure === "zero") {
+    adapted = ((...args: unknown[]) => {
+      const r = fn(...args);
+      return r !== 0 ? (typeof r === "number" ? r : overflow()) : -(slot.errno = read());
+    }) as AdaptedSystemCall;
+  } else {
+    switch (arity) {
+      case 1:
+        adapted = ((a: unknown) => {
+          const r = fn(a);
+          return r >= 0 ? (typeof r === "number" ? r : overflow()) : -(slot.errno = read());
+        }) as AdaptedSystemCall;
+        break;
+      case 2:
+        adapted = ((a: unknown, b: unknown) => {
+          const r = fn(a, b);
+          return r >= 0 ? (typeof r === "number" ? r : overflow()) : -(slot.errno = read());
+        }) as AdaptedSystemCall;
+        break;
+      case 3:
+        adapted = ((a: unknown, b: unknown, c: unknown) => {
+          const r = fn(a, b, c);
+          return r >= 0 ? (typeof r === "number" ? r : overflow()) : -(slot.errno = read());
+        }) as AdaptedSystemCall;
+        break;
+      case 4:
+        adapted = ((a: unknown, b: unknown, c: unknown, d: unknown) => {
+          const r = fn(a, b, c, d);
+          return r >= 0 ? (typeof r === "number" ? r : overflow()) : -(slot.errno = read());
+        }) as AdaptedSystemCall;
+        break;
+      default:
+        adapted = ((...args: unknown[]) => {
+          const r = fn(...args);
+          return r >= 0 ? (typeof r === "number" ? r : overflow()) : -(slot.errno = read());
+        }) as AdaptedSystemCall;
+    }
   }
+  const failed = failure === "zero" ? (r: number) => r === 0 : (r: number) => r < 0;
   const asyncFn = fn.async;
   adapted.async = (...args: unknown[]) =>
     new Promise<number>((resolve, reject) => {
@@ -227,18 +235,16 @@ export function adaptSystemCall(
         );
         return;
       }
-      if (stateName !== "errno") {
-        reject(fail(`async calls capture errno only, not ${stateName}`, "ERR_INVALID_ARG_VALUE"));
-        return;
-      }
       schedule(
         () =>
           asyncFn(...args, (error: unknown, r: number) => {
-            // First thing in the callback: koffi has just restored the pool thread's errno here.
+            // First thing in the callback: koffi has just restored the pool thread's errno (and, on
+            // Windows, its last-error value) here.
             const errno = read();
             settled();
             if (error) reject(error);
-            else resolve(r >= 0 ? (typeof r === "number" ? r : overflow()) : -(slot.errno = errno));
+            else if (failed(r)) resolve(-(slot.errno = errno));
+            else resolve(typeof r === "number" ? r : overflow());
           }),
         reject,
       );

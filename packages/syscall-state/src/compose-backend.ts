@@ -1,5 +1,6 @@
 import type { Advice, Backend, BackendFeatures, FileMode, LockRequest } from "./backend";
 import { errnoOf } from "./errno";
+import { nodeError } from "./node-error";
 import { PRIMITIVES, type Primitives } from "./primitives";
 import { byteLengthOf } from "./typed-array";
 
@@ -13,9 +14,7 @@ const EOVERFLOW = -errnoOf("EOVERFLOW");
 const MAX_POSITION = Number.MAX_SAFE_INTEGER;
 
 function outOfRange(message: string): RangeError {
-  const error = new RangeError(message);
-  (error as RangeError & { code: string }).code = "ERR_OUT_OF_RANGE";
-  return error;
+  return nodeError(RangeError, "ERR_OUT_OF_RANGE", message);
 }
 
 /**
@@ -33,9 +32,7 @@ function isCount(value: number): boolean {
 /** Throws before any system call when a transfer would step outside `buffer` (native code would not check). */
 function checkTransfer(buffer: Uint8Array, offset: number, length: number, position: number): void {
   if (!(buffer instanceof Uint8Array)) {
-    const error = new TypeError("buffer must be a Uint8Array (or Buffer)");
-    (error as TypeError & { code: string }).code = "ERR_INVALID_ARG_TYPE";
-    throw error;
+    throw nodeError(TypeError, "ERR_INVALID_ARG_TYPE", "buffer must be a Uint8Array (or Buffer)");
   }
   // Its real size: native code must not trust a `length` it may shadow.
   const size = byteLengthOf.call(buffer);
@@ -55,18 +52,18 @@ function checkTransfer(buffer: Uint8Array, offset: number, length: number, posit
  */
 function checkPath(path: string): void {
   if (typeof path !== "string") {
-    const error = new TypeError(
+    throw nodeError(
+      TypeError,
+      "ERR_INVALID_ARG_TYPE",
       `The "path" argument must be of type string. Received ${path === null ? "null" : typeof path}`,
     );
-    (error as TypeError & { code: string }).code = "ERR_INVALID_ARG_TYPE";
-    throw error;
   }
   if (path.includes("\u0000")) {
-    const error = new TypeError(
+    throw nodeError(
+      TypeError,
+      "ERR_INVALID_ARG_VALUE",
       `The argument 'path' must be a string, Uint8Array, or URL without null bytes. Received ${JSON.stringify(path)}`,
     );
-    (error as TypeError & { code: string }).code = "ERR_INVALID_ARG_VALUE";
-    throw error;
   }
 }
 
@@ -79,6 +76,104 @@ function checkRange(what: string, position: number, length: number): void {
 /** A non-waiting lock that meets a conflicting holder fails with EAGAIN or EACCES, as POSIX allows: one answer. */
 function lockResult(result: number, request: LockRequest): number {
   return result === EACCES && !request.wait ? EAGAIN : result;
+}
+
+/** A one-shot primitive, as {@link retry} calls it: up to five arguments (extra ones are ignored). */
+type Call = (a: never, b: never, c: never, d: never, e: never) => number;
+type AsyncCall = (a: never, b: never, c: never, d: never, e: never) => Promise<number>;
+
+/**
+ * The one EINTR retry: calls `call` until it answers anything but `-EINTR` (a signal interrupted it
+ * before it did anything; POSIX says to call again). Fixed arguments, so no array per call.
+ */
+function retry(
+  call: Call,
+  a?: unknown,
+  b?: unknown,
+  c?: unknown,
+  d?: unknown,
+  e?: unknown,
+): number {
+  const f = call as (...args: unknown[]) => number;
+  let r: number;
+  do r = f(a, b, c, d, e);
+  while (r === EINTR);
+  return r;
+}
+
+/** {@link retry}'s async twin. */
+async function retryAsync(
+  call: AsyncCall,
+  a?: unknown,
+  b?: unknown,
+  c?: unknown,
+  d?: unknown,
+  e?: unknown,
+): Promise<number> {
+  const f = call as (...args: unknown[]) => Promise<number>;
+  let r: number;
+  do r = await f(a, b, c, d, e);
+  while (r === EINTR);
+  return r;
+}
+
+/** A full read stops at a zero-byte step (EOF); a full write fails there (`-EIO`), or it would loop forever. */
+type Direction = "read" | "write";
+type Transfer = (
+  fd: number,
+  buffer: Uint8Array,
+  offset: number,
+  length: number,
+  position: number,
+) => number;
+type AsyncTransfer = (...args: Parameters<Transfer>) => Promise<number>;
+
+/**
+ * The one full-transfer loop: `step` (one pread or pwrite) until `length` bytes have moved, retrying
+ * EINTR; a zero-byte step ends a read (EOF: the bytes so far) and fails a write (`-EIO`). `-EOVERFLOW`
+ * once the position would pass `Number.MAX_SAFE_INTEGER`. Arguments are checked by the caller.
+ */
+function transferFully(
+  step: Transfer,
+  zero: Direction,
+  fd: number,
+  buffer: Uint8Array,
+  offset: number,
+  length: number,
+  position: number,
+): number {
+  let done = 0;
+  while (done < length) {
+    if (position + done > MAX_POSITION) return EOVERFLOW;
+    const r = step(fd, buffer, offset + done, length - done, position + done);
+    if (r === EINTR) continue;
+    if (r < 0) return r;
+    if (r === 0) return zero === "read" ? done : EIO;
+    done += r;
+  }
+  return done;
+}
+
+/** {@link transferFully}'s async twin. */
+async function transferFullyAsync(
+  step: AsyncTransfer,
+  zero: Direction,
+  fd: number,
+  buffer: Uint8Array,
+  offset: number,
+  length: number,
+  position: number,
+): Promise<number> {
+  let done = 0;
+  while (done < length) {
+    if (position + done > MAX_POSITION) return EOVERFLOW;
+    const r = await step(fd, buffer, offset + done, length - done, position + done);
+    if (r === EINTR) continue;
+    if (r < 0) return r;
+    if (r === 0) return zero === "read" ? done : EIO;
+    done += r;
+  }
+  return done;
 }
 
 /**
@@ -102,10 +197,7 @@ export class ComposedBackend implements Backend {
 
   open(path: string, mode: FileMode): number {
     checkPath(path);
-    let r: number;
-    do r = this.#p.open(path, mode);
-    while (r === EINTR);
-    return r;
+    return retry(this.#p.open, path, mode);
   }
 
   close(fd: number): number {
@@ -116,19 +208,13 @@ export class ComposedBackend implements Backend {
   pread(fd: number, buffer: Uint8Array, offset: number, length: number, position: number): number {
     checkTransfer(buffer, offset, length, position);
     if (!isFd(fd)) return EBADF;
-    let r: number;
-    do r = this.#p.pread(fd, buffer, offset, length, position);
-    while (r === EINTR);
-    return r;
+    return retry(this.#p.pread, fd, buffer, offset, length, position);
   }
 
   pwrite(fd: number, buffer: Uint8Array, offset: number, length: number, position: number): number {
     checkTransfer(buffer, offset, length, position);
     if (!isFd(fd)) return EBADF;
-    let r: number;
-    do r = this.#p.pwrite(fd, buffer, offset, length, position);
-    while (r === EINTR);
-    return r;
+    return retry(this.#p.pwrite, fd, buffer, offset, length, position);
   }
 
   preadFully(
@@ -140,17 +226,8 @@ export class ComposedBackend implements Backend {
   ): number {
     checkTransfer(buffer, offset, length, position);
     if (!isFd(fd)) return EBADF;
-    if (length === 0) return this.pread(fd, buffer, offset, 0, position);
-    let done = 0;
-    while (done < length) {
-      if (position + done > MAX_POSITION) return EOVERFLOW;
-      const r = this.#p.pread(fd, buffer, offset + done, length - done, position + done);
-      if (r === EINTR) continue;
-      if (r < 0) return r;
-      if (r === 0) break;
-      done += r;
-    }
-    return done;
+    if (length === 0) return retry(this.#p.pread, fd, buffer, offset, 0, position);
+    return transferFully(this.#p.pread, "read", fd, buffer, offset, length, position);
   }
 
   pwriteFully(
@@ -162,94 +239,58 @@ export class ComposedBackend implements Backend {
   ): number {
     checkTransfer(buffer, offset, length, position);
     if (!isFd(fd)) return EBADF;
-    if (length === 0) return this.pwrite(fd, buffer, offset, 0, position);
-    let done = 0;
-    while (done < length) {
-      if (position + done > MAX_POSITION) return EOVERFLOW;
-      const r = this.#p.pwrite(fd, buffer, offset + done, length - done, position + done);
-      if (r === EINTR) continue;
-      if (r < 0) return r;
-      if (r === 0) return EIO;
-      done += r;
-    }
-    return done;
+    if (length === 0) return retry(this.#p.pwrite, fd, buffer, offset, 0, position);
+    return transferFully(this.#p.pwrite, "write", fd, buffer, offset, length, position);
   }
 
   size(fd: number): number {
     if (!isFd(fd)) return EBADF;
-    let r: number;
-    do r = this.#p.size(fd);
-    while (r === EINTR);
-    return r;
+    return retry(this.#p.size, fd);
   }
 
   truncate(fd: number, length: number): number {
     checkRange("truncate", 0, length);
     if (!isFd(fd)) return EBADF;
-    let r: number;
-    do r = this.#p.truncate(fd, length);
-    while (r === EINTR);
-    return r;
+    return retry(this.#p.truncate, fd, length);
   }
 
   sync(fd: number): number {
     if (!isFd(fd)) return EBADF;
-    let r: number;
-    do r = this.#p.sync(fd);
-    while (r === EINTR);
-    return r;
+    return retry(this.#p.sync, fd);
   }
 
   datasync(fd: number): number {
     if (!isFd(fd)) return EBADF;
-    let r: number;
-    do r = this.#p.datasync(fd);
-    while (r === EINTR);
-    return r;
+    return retry(this.#p.datasync, fd);
   }
 
   lock(fd: number, request: LockRequest): number {
     checkRange("lock", request.position, request.length);
     if (!isFd(fd)) return EBADF;
-    let r: number;
-    do r = this.#p.lock(fd, request);
-    while (r === EINTR);
-    return lockResult(r, request);
+    return lockResult(retry(this.#p.lock, fd, request), request);
   }
 
   unlock(fd: number, position: number, length: number): number {
     checkRange("unlock", position, length);
     if (!isFd(fd)) return EBADF;
-    let r: number;
-    do r = this.#p.unlock(fd, position, length);
-    while (r === EINTR);
-    return r;
+    return retry(this.#p.unlock, fd, position, length);
   }
 
   fadvise(fd: number, position: number, length: number, advice: Advice): number {
     checkRange("fadvise", position, length);
     if (!isFd(fd)) return EBADF;
-    let r: number;
-    do r = this.#p.fadvise(fd, position, length, advice);
-    while (r === EINTR);
-    return r;
+    return retry(this.#p.fadvise, fd, position, length, advice);
   }
 
   allocate(fd: number, position: number, length: number): number {
     checkRange("allocate", position, length);
     if (!isFd(fd)) return EBADF;
-    let r: number;
-    do r = this.#p.allocate(fd, position, length);
-    while (r === EINTR);
-    return r;
+    return retry(this.#p.allocate, fd, position, length);
   }
 
   async openAsync(path: string, mode: FileMode): Promise<number> {
     checkPath(path);
-    let r: number;
-    do r = await this.#p.openAsync(path, mode);
-    while (r === EINTR);
-    return r;
+    return retryAsync(this.#p.openAsync, path, mode);
   }
 
   closeAsync(fd: number): Promise<number> {
@@ -266,10 +307,7 @@ export class ComposedBackend implements Backend {
   ): Promise<number> {
     checkTransfer(buffer, offset, length, position);
     if (!isFd(fd)) return EBADF;
-    let r: number;
-    do r = await this.#p.preadAsync(fd, buffer, offset, length, position);
-    while (r === EINTR);
-    return r;
+    return retryAsync(this.#p.preadAsync, fd, buffer, offset, length, position);
   }
 
   async pwriteAsync(
@@ -281,10 +319,7 @@ export class ComposedBackend implements Backend {
   ): Promise<number> {
     checkTransfer(buffer, offset, length, position);
     if (!isFd(fd)) return EBADF;
-    let r: number;
-    do r = await this.#p.pwriteAsync(fd, buffer, offset, length, position);
-    while (r === EINTR);
-    return r;
+    return retryAsync(this.#p.pwriteAsync, fd, buffer, offset, length, position);
   }
 
   async preadFullyAsync(
@@ -296,17 +331,8 @@ export class ComposedBackend implements Backend {
   ): Promise<number> {
     checkTransfer(buffer, offset, length, position);
     if (!isFd(fd)) return EBADF;
-    if (length === 0) return this.preadAsync(fd, buffer, offset, 0, position);
-    let done = 0;
-    while (done < length) {
-      if (position + done > MAX_POSITION) return EOVERFLOW;
-      const r = await this.#p.preadAsync(fd, buffer, offset + done, length - done, position + done);
-      if (r === EINTR) continue;
-      if (r < 0) return r;
-      if (r === 0) break;
-      done += r;
-    }
-    return done;
+    if (length === 0) return retryAsync(this.#p.preadAsync, fd, buffer, offset, 0, position);
+    return transferFullyAsync(this.#p.preadAsync, "read", fd, buffer, offset, length, position);
   }
 
   async pwriteFullyAsync(
@@ -318,64 +344,34 @@ export class ComposedBackend implements Backend {
   ): Promise<number> {
     checkTransfer(buffer, offset, length, position);
     if (!isFd(fd)) return EBADF;
-    if (length === 0) return this.pwriteAsync(fd, buffer, offset, 0, position);
-    let done = 0;
-    while (done < length) {
-      if (position + done > MAX_POSITION) return EOVERFLOW;
-      const r = await this.#p.pwriteAsync(
-        fd,
-        buffer,
-        offset + done,
-        length - done,
-        position + done,
-      );
-      if (r === EINTR) continue;
-      if (r < 0) return r;
-      if (r === 0) return EIO;
-      done += r;
-    }
-    return done;
+    if (length === 0) return retryAsync(this.#p.pwriteAsync, fd, buffer, offset, 0, position);
+    return transferFullyAsync(this.#p.pwriteAsync, "write", fd, buffer, offset, length, position);
   }
 
   async sizeAsync(fd: number): Promise<number> {
     if (!isFd(fd)) return EBADF;
-    let r: number;
-    do r = await this.#p.sizeAsync(fd);
-    while (r === EINTR);
-    return r;
+    return retryAsync(this.#p.sizeAsync, fd);
   }
 
   async truncateAsync(fd: number, length: number): Promise<number> {
     checkRange("truncate", 0, length);
     if (!isFd(fd)) return EBADF;
-    let r: number;
-    do r = await this.#p.truncateAsync(fd, length);
-    while (r === EINTR);
-    return r;
+    return retryAsync(this.#p.truncateAsync, fd, length);
   }
 
   async syncAsync(fd: number): Promise<number> {
     if (!isFd(fd)) return EBADF;
-    let r: number;
-    do r = await this.#p.syncAsync(fd);
-    while (r === EINTR);
-    return r;
+    return retryAsync(this.#p.syncAsync, fd);
   }
 
   async datasyncAsync(fd: number): Promise<number> {
     if (!isFd(fd)) return EBADF;
-    let r: number;
-    do r = await this.#p.datasyncAsync(fd);
-    while (r === EINTR);
-    return r;
+    return retryAsync(this.#p.datasyncAsync, fd);
   }
 
   async lockAsync(fd: number, request: LockRequest): Promise<number> {
     checkRange("lock", request.position, request.length);
     if (!isFd(fd)) return EBADF;
-    let r: number;
-    do r = await this.#p.lockAsync(fd, request);
-    while (r === EINTR);
-    return lockResult(r, request);
+    return lockResult(await retryAsync(this.#p.lockAsync, fd, request), request);
   }
 }

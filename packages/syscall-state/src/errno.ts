@@ -1,19 +1,31 @@
 import { constants } from "node:os";
 import { getSystemErrorMap, getSystemErrorName } from "node:util";
+import { nodeError } from "./node-error";
+
+/** Node's own numbers by name: libuv's `UV_E*` codes, as `err.errno` of Node's fs errors carries them. */
+let libuvNumbers: Map<string, number> | undefined;
 
 /**
- * The positive errno number of `name` on this platform (`errnoOf("ENOENT") === 2` on Linux), from
- * `os.constants.errno`. Throws a `TypeError` with code `ERR_UNKNOWN_ERRNO_NAME` for a name the platform lacks.
+ * The positive errno number of `name` on this platform, as Node's own fs errors carry it negated in
+ * `errno`: `errnoOf("ENOENT") === 2` on Linux and macOS, 4058 on Windows (libuv's `UV_ENOENT`, where
+ * `os.constants.errno.ENOENT` is the C runtime's 2). Names libuv does not number (EDEADLK, ENOLCK, ...)
+ * come from `os.constants.errno`. Throws a `TypeError` with code `ERR_UNKNOWN_ERRNO_NAME` for a name the
+ * platform lacks.
  */
 export function errnoOf(name: string): number {
+  if (libuvNumbers === undefined) {
+    libuvNumbers = new Map();
+    for (const [result, [known]] of getSystemErrorMap()) libuvNumbers.set(known, -result);
+  }
   const table = constants.errno as Record<string, number | undefined>;
-  const value = table[name];
-  if (typeof value !== "number") {
-    const error = new TypeError(
+  const own = table[name];
+  const value = typeof own === "number" ? (libuvNumbers.get(name) ?? own) : undefined;
+  if (value === undefined) {
+    throw nodeError(
+      TypeError,
+      "ERR_UNKNOWN_ERRNO_NAME",
       `Unknown errno name '${name}' on ${process.platform}; valid names are those of os.constants.errno (EINTR, EAGAIN, EIO, ENOSPC, EBADF, ...)`,
     );
-    (error as TypeError & { code: string }).code = "ERR_UNKNOWN_ERRNO_NAME";
-    throw error;
   }
   return value;
 }

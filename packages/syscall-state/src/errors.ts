@@ -1,4 +1,5 @@
 import { describeErrno } from "./errno";
+import { nodeError } from "./node-error";
 
 /**
  * An OS error shaped like Node's own fs errors: `code` (`"ENOENT"`), `errno` (negative, as Node's is),
@@ -36,11 +37,11 @@ export class SystemCallError extends Error {
  */
 export function systemCallError(result: number, syscall: string, path?: string): SystemCallError {
   if (!Number.isInteger(result) || result >= 0) {
-    const error = new RangeError(
+    throw nodeError(
+      RangeError,
+      "ERR_OUT_OF_RANGE",
       `systemCallError expects a negative errno result, got ${String(result)}`,
     );
-    (error as RangeError & { code: string }).code = "ERR_OUT_OF_RANGE";
-    throw error;
   }
   return new SystemCallError(result, syscall, path);
 }

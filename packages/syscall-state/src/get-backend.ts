@@ -1,6 +1,7 @@
 import type { Backend } from "./backend";
 import { isNativeAvailable, nativeBackend } from "./native-backend";
 import { nodeBackend } from "./node-backend";
+import { nodeError } from "./node-error";
 
 /** Which backend {@link getBackend} returns. */
 export type BackendKind = "auto" | "native" | "node";
@@ -24,11 +25,11 @@ export function getBackend(kind: BackendKind = "auto"): Backend {
     case "auto":
       return isNativeAvailable() ? nativeBackend() : nodeBackend();
     default: {
-      const error = new TypeError(
+      throw nodeError(
+        TypeError,
+        "ERR_INVALID_ARG_VALUE",
         `Unknown backend '${chosen}'${kind === "auto" ? " (from RAFKIT_BACKEND)" : ""}; valid values are auto, native, node`,
       );
-      (error as TypeError & { code: string }).code = "ERR_INVALID_ARG_VALUE";
-      throw error;
     }
   }
 }

@@ -24,3 +24,4 @@ export { type NativeLibc, NativeUnavailableError, nativeLibc } from "./libc";
 export { isNativeAvailable, nativeBackend } from "./native-backend";
 export { nodeBackend } from "./node-backend";
 export type { PlatformLayout } from "./platform/layout";
+export { syncDirectory } from "./sync-directory";

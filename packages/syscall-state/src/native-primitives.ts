@@ -3,6 +3,7 @@ import { type AdaptedSystemCall, adaptSystemCall, type NativeFunction } from "./
 import type { FileMode, LockRequest } from "./backend";
 import { errnoOf } from "./errno";
 import type { NativeLibc } from "./libc";
+import { unknownMode } from "./node-error";
 import type { Primitives } from "./primitives";
 import { sizeFromStats } from "./stat-size";
 import { bufferOf, byteLengthOf, byteOffsetOf } from "./typed-array";
@@ -92,11 +93,7 @@ export function nativePrimitives(libc: NativeLibc): Primitives {
       case "rwd":
         return L.O_RDWR | L.O_CREAT | L.O_DSYNC | L.O_CLOEXEC;
       default: {
-        const error = new TypeError(
-          `Unknown mode '${String(mode)}'; valid modes are r, rw, rws, rwd`,
-        );
-        (error as TypeError & { code: string }).code = "ERR_INVALID_ARG_VALUE";
-        throw error;
+        throw unknownMode(mode);
       }
     }
   };

@@ -2,6 +2,7 @@ import * as fs from "node:fs";
 import type { FileMode } from "./backend";
 import { errnoOf } from "./errno";
 import { negativeErrno } from "./fs-errno";
+import { unknownMode } from "./node-error";
 import type { Primitives } from "./primitives";
 import { sizeFromStats } from "./stat-size";
 
@@ -24,11 +25,7 @@ function flagsOf(mode: FileMode): number {
     case "rwd":
       return O_RDWR | O_CREAT | O_DSYNC;
     default: {
-      const error = new TypeError(
-        `Unknown mode '${String(mode)}'; valid modes are r, rw, rws, rwd`,
-      );
-      (error as TypeError & { code: string }).code = "ERR_INVALID_ARG_VALUE";
-      throw error;
+      throw unknownMode(mode);
     }
   }
 }

@@ -3,7 +3,8 @@ import type { AsyncBackend, SyncBackend } from "./backend";
 /**
  * One system call per method, with no retry and no loop: what a backend is built from. The shared
  * loops in `compose-backend.ts` add the EINTR retries and the full-transfer loops on top, so a fault
- * injected here (see `./testing`) travels through exactly the code real errors do.
+ * injected here (see `./testing`) travels through exactly the code real errors do. The methods are
+ * plain functions: the composed backend calls them without a `this`.
  */
 export type Primitives = Omit<SyncBackend, "preadFully" | "pwriteFully"> &
   Omit<AsyncBackend, "preadFullyAsync" | "pwriteFullyAsync">;

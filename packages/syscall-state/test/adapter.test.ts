@@ -36,6 +36,24 @@ describe.skipIf(!available)("adaptSystemCall", () => {
     }
   });
 
+  test('"zero" convention: a call that fails with 0 (a Win32 BOOL; isatty here) gives -errno, sync and async', async () => {
+    const isatty = adaptSystemCall(
+      loadKoffi().load(null).func("int isatty(int fd)") as NativeFunction,
+      "errno",
+      "zero",
+    );
+    const fd = openSync(__filename, "r");
+    try {
+      expect(isatty(-1)).toBe(neg("EBADF"));
+      expect(lastErrno()).toBe(-neg("EBADF"));
+      expect(isatty(fd)).toBe(neg("ENOTTY"));
+      expect(await isatty.async(fd)).toBe(neg("ENOTTY"));
+      expect(await isatty.async(-1)).toBe(neg("EBADF"));
+    } finally {
+      closeSync(fd);
+    }
+  });
+
   test("adapts functions of any arity", () => {
     const close = adaptSystemCall(libc().close, "errno");
     const lseek = adaptSystemCall(libc().lseek, "errno");

@@ -103,7 +103,10 @@ describe.each(backends)("contract: %s backend", (name, make) => {
     () => {
       const sub = fresh("dir");
       mkdirSync(sub);
-      expect(b().open(sub, "rw")).toBe(neg("EISDIR"));
+      // node:fs on Windows opens a directory for writing (libuv asks with backup semantics).
+      if (!(name === "node" && process.platform === "win32")) {
+        expect(b().open(sub, "rw")).toBe(neg("EISDIR"));
+      }
       const fd = b().open(sub, "r");
       expect(fd).toBeGreaterThanOrEqual(0);
       expect(b().pread(fd, new Uint8Array(4), 0, 4, 0)).toBe(neg("EISDIR"));

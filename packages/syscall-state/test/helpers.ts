@@ -7,8 +7,20 @@ import { errnoOf } from "../src/errno";
 /** A fresh directory under os.tmpdir(), removed after the file's tests. */
 export function tempDir(prefix: string): string {
   const dir = mkdtempSync(join(tmpdir(), `rafkit-ss-${prefix}-`));
-  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+  afterAll(() => removeTemp(dir));
   return dir;
+}
+
+/**
+ * Removes a test's temp directory. On Windows a deleted file keeps its name until its last handle
+ * closes, so a test that leaves a handle open on purpose leaves its directory behind there.
+ */
+export function removeTemp(dir: string): void {
+  try {
+    rmSync(dir, { recursive: true, force: true });
+  } catch (error) {
+    if (process.platform !== "win32") throw error;
+  }
 }
 
 /** `-errno` for a name, as backends return it. */

@@ -1,6 +1,7 @@
 import type { Backend, FileMode, LockRequest } from "../backend";
 import { ComposedBackend } from "../compose-backend";
 import { errnoOf } from "../errno";
+import { nodeError } from "../node-error";
 import { PRIMITIVES, type Primitives } from "../primitives";
 
 /** The one-shot calls a rule can target. A rule on `"pread"` also covers `preadAsync`, and so on. */
@@ -106,9 +107,7 @@ interface ArmedRule {
 }
 
 function invalid(message: string): TypeError {
-  const error = new TypeError(message);
-  (error as TypeError & { code: string }).code = "ERR_INVALID_ARG_VALUE";
-  return error;
+  return nodeError(TypeError, "ERR_INVALID_ARG_VALUE", message);
 }
 
 function arm(rule: FaultRule): ArmedRule {

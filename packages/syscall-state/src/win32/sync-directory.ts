@@ -1,0 +1,42 @@
+import { adaptSystemCall } from "../adapter";
+import { nodeBackend } from "../node-backend";
+import { nativeKernel32 } from "./kernel32";
+import { errnoFromWin32 } from "./win32-errors";
+
+const GENERIC_READ_WRITE = 0x80000000 | 0x40000000;
+const FILE_SHARE_ALL = 0x7;
+const OPEN_EXISTING = 3;
+const FILE_FLAG_BACKUP_SEMANTICS = 0x02000000;
+
+/**
+ * Windows' directory flush: a handle to the directory itself (backup semantics), opened for writing
+ * (`FlushFileBuffers` needs it), and flushed. Without kernel32 (koffi missing), node:fs's answer. @internal
+ */
+export function windowsSyncDirectory(path: string): number {
+  let k: ReturnType<typeof nativeKernel32>;
+  try {
+    k = nativeKernel32();
+  } catch {
+    const b = nodeBackend();
+    const fd = b.open(path, "r");
+    if (fd < 0) return fd;
+    const r = b.sync(fd);
+    b.close(fd);
+    return r;
+  }
+  const open = adaptSystemCall(k.CreateFileW, "GetLastError");
+  const flush = adaptSystemCall(k.FlushFileBuffers, "GetLastError", "zero");
+  const handle = open(
+    path,
+    GENERIC_READ_WRITE,
+    FILE_SHARE_ALL,
+    null,
+    OPEN_EXISTING,
+    FILE_FLAG_BACKUP_SEMANTICS,
+    0,
+  );
+  if (handle < 0) return errnoFromWin32(-handle);
+  const r = flush(handle);
+  k.CloseHandle(handle);
+  return r > 0 ? 0 : errnoFromWin32(-r);
+}

@@ -1,0 +1,344 @@
+import { type AdaptedSystemCall, adaptSystemCall, type NativeFunction } from "../adapter";
+import type { Backend, FileMode, LockRequest } from "../backend";
+import { ComposedBackend } from "../compose-backend";
+import { errnoOf } from "../errno";
+import { unknownMode } from "../node-error";
+import type { Primitives } from "../primitives";
+import { bufferOf, byteLengthOf, byteOffsetOf } from "../typed-array";
+import { type NativeKernel32, nativeKernel32 } from "./kernel32";
+import {
+  ERROR_ACCESS_DENIED,
+  ERROR_BROKEN_PIPE,
+  ERROR_FILE_EXISTS,
+  ERROR_HANDLE_EOF,
+  ERROR_LOCK_VIOLATION,
+  ERROR_NOT_LOCKED,
+  errnoFromWin32,
+} from "./win32-errors";
+
+const EAGAIN = -errnoOf("EAGAIN");
+const EBADF = -errnoOf("EBADF");
+const EISDIR = -errnoOf("EISDIR");
+const ENOTSUP = -errnoOf("ENOTSUP");
+const EOVERFLOW = -errnoOf("EOVERFLOW");
+const ESPIPE = -errnoOf("ESPIPE");
+const EINVAL = -errnoOf("EINVAL");
+
+const GENERIC_READ = 0x80000000;
+const GENERIC_WRITE = 0x40000000;
+/** Other handles may read, write, delete and rename the file, as NIO's FileChannel lets them. */
+const FILE_SHARE_ALL = 0x1 | 0x2 | 0x4;
+const OPEN_EXISTING = 3;
+const OPEN_ALWAYS = 4;
+const FILE_ATTRIBUTE_NORMAL = 0x80;
+const FILE_ATTRIBUTE_DIRECTORY = 0x10;
+const INVALID_FILE_ATTRIBUTES = 0xffffffff;
+const FILE_FLAG_WRITE_THROUGH = 0x80000000;
+/** Lets `r` open a directory (as libuv does), so that a read answers EISDIR, as on POSIX. */
+const FILE_FLAG_BACKUP_SEMANTICS = 0x02000000;
+const FILE_STANDARD_INFO = 1;
+const FILE_END_OF_FILE_INFO = 6;
+const FILE_TYPE_PIPE = 3;
+const FILE_TYPE_CHAR = 2;
+const LOCKFILE_FAIL_IMMEDIATELY = 0x1;
+const LOCKFILE_EXCLUSIVE_LOCK = 0x2;
+/** The most one ReadFile/WriteFile moves here, as Linux caps read(2): the composed loops go on. */
+const MAX_TRANSFER = 0x7ffff000;
+const TWO_32 = 4294967296;
+
+/**
+ * Locks are advisory, as on POSIX, the way SQLite builds them from Windows' mandatory ones: byte
+ * `p` of the file is locked as byte `2**62 + p`, far past any data, so a lock never blocks a read or
+ * write through another handle. "To the end, however it grows" is everything up to `2**63`.
+ */
+const LOCK_BASE = 1n << 62n;
+const LOCK_END = 1n << 63n;
+
+/** The longest pause between two attempts of a waiting `lockAsync`. */
+const MAX_POLL_MS = 50;
+
+function sleep(ms: number, signal: AbortSignal | undefined): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const onAbort = (): void => {
+      clearTimeout(timer);
+      reject(signal?.reason);
+    };
+    const timer = setTimeout(() => {
+      signal?.removeEventListener("abort", onAbort);
+      resolve();
+    }, ms);
+    signal?.addEventListener("abort", onAbort, { once: true });
+  });
+}
+
+/** The bytes behind `buffer[offset, offset + length)`, made from the array's real buffer (see native-primitives). */
+function view(buffer: Uint8Array, offset: number, length: number): Uint8Array {
+  return offset === 0 && length === byteLengthOf.call(buffer)
+    ? buffer
+    : new Uint8Array(bufferOf.call(buffer), byteOffsetOf.call(buffer) + offset, length);
+}
+
+/** An OVERLAPPED (32 bytes on 64-bit Windows) naming `offset` as two DWORDs, exact to 2**53. */
+function overlapped(into: Uint32Array, offset: number): Uint32Array {
+  into.fill(0);
+  into[4] = offset % TWO_32;
+  into[5] = Math.floor(offset / TWO_32);
+  return into;
+}
+
+function overlappedAt(into: Uint32Array, offset: bigint): Uint32Array {
+  into.fill(0);
+  into[4] = Number(offset & 0xffffffffn);
+  into[5] = Number(offset >> 32n);
+  return into;
+}
+
+interface LockRange {
+  readonly start: bigint;
+  readonly length: bigint;
+}
+
+function lockRange(position: number, length: number): LockRange {
+  const start = LOCK_BASE + BigInt(position);
+  return { start, length: length === 0 ? LOCK_END - start : BigInt(length) };
+}
+
+const low = (n: bigint): number => Number(n & 0xffffffffn);
+const high = (n: bigint): number => Number(n >> 32n);
+
+function flagsOf(mode: FileMode): { access: number; disposition: number; flags: number } {
+  // Backup semantics for `r` only: a writable open of a directory must fail (EISDIR, as on POSIX).
+  const through = FILE_ATTRIBUTE_NORMAL | FILE_FLAG_WRITE_THROUGH;
+  const rw = GENERIC_READ | GENERIC_WRITE;
+  switch (mode) {
+    case "r":
+      return {
+        access: GENERIC_READ,
+        disposition: OPEN_EXISTING,
+        flags: FILE_ATTRIBUTE_NORMAL | FILE_FLAG_BACKUP_SEMANTICS,
+      };
+    case "rw":
+      return { access: rw, disposition: OPEN_ALWAYS, flags: FILE_ATTRIBUTE_NORMAL };
+    // The JDK opens both with FILE_FLAG_WRITE_THROUGH: Windows has no data-only write-through.
+    case "rws":
+    case "rwd":
+      return { access: rw, disposition: OPEN_ALWAYS, flags: through };
+    default:
+      throw unknownMode(mode);
+  }
+}
+
+/**
+ * The kernel32 one-shot calls. Every failure is `-GetLastError()` from the adapter, read right after
+ * the call (sync) or first thing in koffi's completion callback (async: koffi hands over the pool
+ * thread's last-error value), then translated to Node's `-errno` as libuv translates it.
+ */
+export function win32Primitives(k: NativeKernel32): Primitives {
+  const adapt = (fn: NativeFunction, failure: "negative" | "zero" = "zero"): AdaptedSystemCall =>
+    adaptSystemCall(fn, "GetLastError", failure);
+  const createFile = adapt(k.CreateFileW, "negative");
+  const closeHandle = adapt(k.CloseHandle);
+  const readFile = adapt(k.ReadFile);
+  const writeFile = adapt(k.WriteFile);
+  const getInfo = adapt(k.GetFileInformationByHandleEx);
+  const setInfo = adapt(k.SetFileInformationByHandle);
+  const flush = adapt(k.FlushFileBuffers);
+  const lockFile = adapt(k.LockFileEx);
+  const unlockFile = adapt(k.UnlockFileEx);
+  const fileType = adapt(k.GetFileType);
+
+  /** Win32's `-code` as Node's `-errno`; successes pass through. */
+  const errno = (r: number): number => (r < 0 ? errnoFromWin32(-r) : r);
+
+  /** A directory refused for writing answers EISDIR, as libuv and POSIX do (Win32 says access denied). */
+  const opened = (path: string, mode: FileMode, r: number): number => {
+    if (r >= 0) return r;
+    if (mode !== "r" && (-r === ERROR_ACCESS_DENIED || -r === ERROR_FILE_EXISTS)) {
+      const attributes = k.GetFileAttributesW(path) as number;
+      if (attributes !== INVALID_FILE_ATTRIBUTES && (attributes & FILE_ATTRIBUTE_DIRECTORY) !== 0) {
+        return EISDIR;
+      }
+    }
+    return errnoFromWin32(-r);
+  };
+  const openArgs = (path: string, mode: FileMode): unknown[] => {
+    const { access, disposition, flags } = flagsOf(mode);
+    return [path, access, FILE_SHARE_ALL, null, disposition, flags, 0];
+  };
+
+  // Sync calls run one at a time on this thread, so they share one OVERLAPPED and one count.
+  const ov = new Uint32Array(8);
+  const done = new Uint32Array(1);
+  /** A read past the end is ERROR_HANDLE_EOF (a pipe's end ERROR_BROKEN_PIPE): 0 bytes, as pread says. */
+  const readResult = (r: number, count: Uint32Array): number => {
+    if (r > 0) return count[0]!;
+    if (-r === ERROR_HANDLE_EOF || -r === ERROR_BROKEN_PIPE) return 0;
+    // libuv too answers a read of a write-only handle (access denied) with EBADF, as POSIX does.
+    return -r === ERROR_ACCESS_DENIED ? EBADF : errno(r);
+  };
+  const writeResult = (r: number, count: Uint32Array): number => {
+    if (r > 0) return count[0]!;
+    return -r === ERROR_ACCESS_DENIED ? EBADF : errno(r);
+  };
+
+  // FILE_STANDARD_INFO: AllocationSize, EndOfFile (int64 at 8), NumberOfLinks, DeletePending, Directory (byte 21).
+  const info = new Uint8Array(24);
+  const sizeResult = (r: number, bytes: Uint8Array): number => {
+    if (r <= 0) return errno(r);
+    if (bytes[21] !== 0) return EISDIR;
+    const size = new DataView(bytes.buffer, bytes.byteOffset, 24).getBigInt64(8, true);
+    return size > BigInt(Number.MAX_SAFE_INTEGER) ? EOVERFLOW : Number(size);
+  };
+  const endOfFile = (length: number): Uint8Array => {
+    const bytes = new Uint8Array(8);
+    new DataView(bytes.buffer).setBigInt64(0, BigInt(length), true);
+    return bytes;
+  };
+  /** The JDK's handleSync: a read-only handle cannot be flushed (access denied), and has nothing to flush. */
+  const syncResult = (r: number): number => (r > 0 ? 0 : -r === ERROR_ACCESS_DENIED ? 0 : errno(r));
+
+  // Each handle's granted locks, so that unlock(fd, 0, 0) releases all of them as on POSIX: Windows
+  // unlocks only a range exactly as it was locked.
+  const held = new Map<number, LockRange[]>();
+  const lockFlags = (request: LockRequest, wait: boolean): number =>
+    (request.shared ? 0 : LOCKFILE_EXCLUSIVE_LOCK) | (wait ? 0 : LOCKFILE_FAIL_IMMEDIATELY);
+  const lockOnce = (fd: number, request: LockRequest, wait: boolean): number => {
+    const range = lockRange(request.position, request.length);
+    const r = lockFile(
+      fd,
+      lockFlags(request, wait),
+      0,
+      low(range.length),
+      high(range.length),
+      overlappedAt(ov, range.start),
+    );
+    if (r > 0) {
+      const list = held.get(fd);
+      if (list === undefined) held.set(fd, [range]);
+      else list.push(range);
+      return 0;
+    }
+    return -r === ERROR_LOCK_VIOLATION ? EAGAIN : errno(r);
+  };
+  const unlock = (fd: number, position: number, length: number): number => {
+    const range = lockRange(position, length);
+    const end = range.start + range.length;
+    const list = held.get(fd) ?? [];
+    const covered = list.filter((l) => l.start >= range.start && l.start + l.length <= end);
+    if (covered.length === 0) {
+      // Nothing of ours there: still ask Windows, so a bad handle answers EBADF.
+      const r = unlockFile(
+        fd,
+        0,
+        low(range.length),
+        high(range.length),
+        overlappedAt(ov, range.start),
+      );
+      return r > 0 || -r === ERROR_NOT_LOCKED ? 0 : errno(r);
+    }
+    for (const l of covered) {
+      const r = unlockFile(fd, 0, low(l.length), high(l.length), overlappedAt(ov, l.start));
+      if (r <= 0 && -r !== ERROR_NOT_LOCKED) return errno(r);
+      list.splice(list.indexOf(l), 1);
+    }
+    return 0;
+  };
+  const lockAsync = async (fd: number, request: LockRequest): Promise<number> => {
+    for (let delay = 1; ; delay = Math.min(delay * 2, MAX_POLL_MS)) {
+      request.signal?.throwIfAborted();
+      const r = lockOnce(fd, request, false);
+      if (!request.wait || r !== EAGAIN) return r;
+      await sleep(delay, request.signal);
+    }
+  };
+  /** The handle's file type, or its `-errno` when Windows does not know the handle. */
+  const typeOf = (fd: number): number => errno(fileType(fd));
+  const isStream = (type: number): boolean => type === FILE_TYPE_PIPE || type === FILE_TYPE_CHAR;
+  const closed = (fd: number, r: number): number => {
+    if (r > 0) {
+      held.delete(fd);
+      return 0;
+    }
+    return errno(r);
+  };
+
+  return {
+    name: "native",
+    open: (path, mode) => opened(path, mode, createFile(...openArgs(path, mode))),
+    close: (fd) => closed(fd, closeHandle(fd)),
+    pread: (fd, buffer, offset, length, position) => {
+      const n = Math.min(length, MAX_TRANSFER);
+      return readResult(
+        readFile(fd, view(buffer, offset, n), n, done, overlapped(ov, position)),
+        done,
+      );
+    },
+    pwrite: (fd, buffer, offset, length, position) => {
+      const n = Math.min(length, MAX_TRANSFER);
+      return writeResult(
+        writeFile(fd, view(buffer, offset, n), n, done, overlapped(ov, position)),
+        done,
+      );
+    },
+    size: (fd) => sizeResult(getInfo(fd, FILE_STANDARD_INFO, info, 24), info),
+    truncate: (fd, length) => {
+      const r = setInfo(fd, FILE_END_OF_FILE_INFO, endOfFile(length), 8);
+      return r > 0 ? 0 : -r === ERROR_ACCESS_DENIED ? EINVAL : errno(r);
+    },
+    sync: (fd) => syncResult(flush(fd)),
+    datasync: (fd) => syncResult(flush(fd)),
+    lock: (fd, request) => lockOnce(fd, request, request.wait),
+    unlock,
+    // Windows takes no advice: known advice is accepted and ignored once the handle is known good.
+    fadvise: (fd, _position, _length, advice) => {
+      if (!ADVICE.has(advice)) return EINVAL;
+      const type = typeOf(fd);
+      return type < 0 ? type : isStream(type) ? ESPIPE : 0;
+    },
+    allocate: (fd) => {
+      const type = typeOf(fd);
+      return type < 0 ? type : ENOTSUP;
+    },
+    openAsync: async (path, mode) =>
+      opened(path, mode, await createFile.async(...openArgs(path, mode))),
+    closeAsync: async (fd) => closed(fd, await closeHandle.async(fd)),
+    preadAsync: async (fd, buffer, offset, length, position) => {
+      const n = Math.min(length, MAX_TRANSFER);
+      const count = new Uint32Array(1);
+      const at = overlapped(new Uint32Array(8), position);
+      return readResult(await readFile.async(fd, view(buffer, offset, n), n, count, at), count);
+    },
+    pwriteAsync: async (fd, buffer, offset, length, position) => {
+      const n = Math.min(length, MAX_TRANSFER);
+      const count = new Uint32Array(1);
+      const at = overlapped(new Uint32Array(8), position);
+      return writeResult(await writeFile.async(fd, view(buffer, offset, n), n, count, at), count);
+    },
+    sizeAsync: async (fd) => {
+      const bytes = new Uint8Array(24);
+      return sizeResult(await getInfo.async(fd, FILE_STANDARD_INFO, bytes, 24), bytes);
+    },
+    truncateAsync: async (fd, length) => {
+      const r = await setInfo.async(fd, FILE_END_OF_FILE_INFO, endOfFile(length), 8);
+      return r > 0 ? 0 : -r === ERROR_ACCESS_DENIED ? EINVAL : errno(r);
+    },
+    syncAsync: async (fd) => syncResult(await flush.async(fd)),
+    datasyncAsync: async (fd) => syncResult(await flush.async(fd)),
+    lockAsync,
+  };
+}
+
+/** The advice names `posix_fadvise` knows; Windows takes none, so known advice is accepted and ignored. */
+const ADVICE = new Set(["normal", "sequential", "random", "willneed", "dontneed", "noreuse"]);
+
+/**
+ * The native backend on Windows: kernel32 handles for fds, `GetLastError` for errno. No fadvise or
+ * block reservation there. Throws a `NativeUnavailableError` where kernel32 or koffi do not load. @internal
+ */
+export function win32Backend(): Backend {
+  return new ComposedBackend(win32Primitives(nativeKernel32()), {
+    locks: true,
+    allocate: false,
+    fadvise: false,
+  });
+}

