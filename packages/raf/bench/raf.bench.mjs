@@ -6,7 +6,6 @@
 import { randomFillSync } from "node:crypto";
 import {
   closeSync,
-  existsSync,
   mkdtempSync,
   openSync,
   readFileSync,
@@ -18,104 +17,49 @@ import {
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { defineSuite, iterationArg, javaCommand, javaUnavailable } from "@rafkit/bench";
 import { RandomAccessFile } from "@rafkit/raf";
 import { isNativeAvailable, nativeBackend, nodeBackend } from "@rafkit/syscall-state";
-import { iterationArg } from "../external";
-import { javaCommand, javaUnavailable } from "../java";
-import type { BenchOptions } from "../suite";
-import { defineSuite } from "../suite";
 
-const PRIMITIVES = ["Short", "Int", "Long"] as const;
-type Primitive = (typeof PRIMITIVES)[number];
-const WIDTH: Record<Primitive, number> = { Short: 2, Int: 4, Long: 8 };
-
-type Value = number | bigint;
-
-/** How each variant reads or writes one primitive; picked once per fork, so every call site sees one. */
-interface Codec {
-  read(f: RandomAccessFile): Value;
-  write(f: RandomAccessFile, v: Value): void;
-  bufferRead(b: Buffer): Value;
-  bufferWrite(b: Buffer, v: Value): void;
-  viewGet(d: DataView, off: number): Value;
-  viewSet(d: DataView, off: number, v: Value): void;
-  /** Values to write, drawn from random bytes. */
-  values(bytes: Uint8Array): ArrayLike<Value>;
-}
-
-const CODECS: Record<Primitive, Codec> = {
+const _PRIMITIVES = ["Short", "Int", "Long"];
+const WIDTH = { Short: 2, Int: 4, Long: 8 };
+const CODECS = {
   Short: {
     read: (f) => f.readShort(),
-    write: (f, v) => f.writeShort(v as number),
+    write: (f, v) => f.writeShort(v),
     bufferRead: (b) => b.readInt16BE(0),
-    bufferWrite: (b, v) => void b.writeInt16BE(v as number, 0),
+    bufferWrite: (b, v) => void b.writeInt16BE(v, 0),
     viewGet: (d, o) => d.getInt16(o),
-    viewSet: (d, o, v) => d.setInt16(o, v as number),
+    viewSet: (d, o, v) => d.setInt16(o, v),
     values: (bytes) => new Int16Array(bytes.buffer, bytes.byteOffset, bytes.length / 2),
   },
   Int: {
     read: (f) => f.readInt(),
-    write: (f, v) => f.writeInt(v as number),
+    write: (f, v) => f.writeInt(v),
     bufferRead: (b) => b.readInt32BE(0),
-    bufferWrite: (b, v) => void b.writeInt32BE(v as number, 0),
+    bufferWrite: (b, v) => void b.writeInt32BE(v, 0),
     viewGet: (d, o) => d.getInt32(o),
-    viewSet: (d, o, v) => d.setInt32(o, v as number),
+    viewSet: (d, o, v) => d.setInt32(o, v),
     values: (bytes) => new Int32Array(bytes.buffer, bytes.byteOffset, bytes.length / 4),
   },
   Long: {
     read: (f) => f.readLong(),
-    write: (f, v) => f.writeLong(v as bigint),
+    write: (f, v) => f.writeLong(v),
     bufferRead: (b) => b.readBigInt64BE(0),
-    bufferWrite: (b, v) => void b.writeBigInt64BE(v as bigint, 0),
+    bufferWrite: (b, v) => void b.writeBigInt64BE(v, 0),
     viewGet: (d, o) => d.getBigInt64(o),
-    viewSet: (d, o, v) => d.setBigInt64(o, v as bigint),
+    viewSet: (d, o, v) => d.setBigInt64(o, v),
     values: (bytes) => new BigInt64Array(bytes.buffer, bytes.byteOffset, bytes.length / 8),
   },
 };
-
-/** The Java harness, beside `dist/` (built suites) or `src/` (tests) in the package. */
-function rafBenchJava(): string {
-  for (const rel of ["../../java/RafBench.java", "../java/RafBench.java"]) {
-    const path = fileURLToPath(new URL(rel, import.meta.url));
-    if (existsSync(path)) return path;
-  }
-  return fileURLToPath(new URL("../../java/RafBench.java", import.meta.url));
-}
-
-const nativeUnavailable = (): string | undefined =>
+/** The Java side of the suites, beside this file. */
+const RAF_BENCH_JAVA = fileURLToPath(new URL("./java/RafBench.java", import.meta.url));
+const nativeUnavailable = () =>
   isNativeAvailable() ? undefined : "the native (koffi) backend does not load on this platform";
-
 /** The backend for the floor and the buffered variant: native where it loads (the default's choice). */
 const fastBackend = () => (isNativeAvailable() ? nativeBackend() : nodeBackend());
-
-/** An open file set for one iteration: every variant's handle on the same fresh file of random bytes. */
-interface IterationFiles {
-  dir: string;
-  path: string;
-  buffered: RandomAccessFile;
-  unbufferedNative: RandomAccessFile | undefined;
-  unbufferedNode: RandomAccessFile;
-  fd: number;
-}
-
-interface RafState {
-  size: number;
-  count: number;
-  width: number;
-  codec: Codec;
-  /** Scratch for the node:fs variant (one primitive) and the floor (the whole range). */
-  small: Buffer;
-  bytes: Uint8Array;
-  view: DataView;
-  values: ArrayLike<Value>;
-  backend: ReturnType<typeof fastBackend>;
-  files: IterationFiles | undefined;
-  /** The file pointer of `pointerOnly`, kept in an object as any reader or writer keeps it. */
-  cursor: { pointer: number };
-}
-
-function rafState({ op, kiloBytes }: { op: string; kiloBytes: number }): RafState {
-  const primitive = op.replace(/^(read|write)/, "") as Primitive;
+function rafState({ op, kiloBytes }) {
+  const primitive = op.replace(/^(read|write)/, "");
   const codec = CODECS[primitive];
   if (codec === undefined) throw new Error(`unknown op ${op}`);
   const size = kiloBytes * 1024;
@@ -135,12 +79,11 @@ function rafState({ op, kiloBytes }: { op: string; kiloBytes: number }): RafStat
     cursor: { pointer: 0 },
   };
 }
-
 /**
  * `Level.Iteration` setup, as in the JDK benchmark: a fresh file of random bytes, read once so the page
  * cache is warm, fresh values to write, and every variant's handle on it. Untimed.
  */
-function openIterationFiles(s: RafState): void {
+function openIterationFiles(s) {
   const dir = mkdtempSync(join(tmpdir(), "rafkit-bench-raf-"));
   const path = join(dir, "data.bin");
   writeFileSync(path, randomFillSync(new Uint8Array(s.size)));
@@ -160,8 +103,7 @@ function openIterationFiles(s: RafState): void {
     fd: openSync(path, "r+"),
   };
 }
-
-function closeIterationFiles(s: RafState): void {
+function closeIterationFiles(s) {
   const f = s.files;
   if (f === undefined) return;
   s.files = undefined;
@@ -171,13 +113,12 @@ function closeIterationFiles(s: RafState): void {
   closeSync(f.fd);
   rmSync(f.dir, { recursive: true, force: true });
 }
-
 /** The JDK as an external fork: `java RafBench op kiloBytes variant ...`, one process per fork. */
-function jdk(variant: "stock" | "bulk") {
+function jdk(variant) {
   return {
     external: {
-      command: (params: { op: string; kiloBytes: number }, o: BenchOptions) =>
-        javaCommand(rafBenchJava(), [
+      command: (params, o) =>
+        javaCommand(RAF_BENCH_JAVA, [
           params.op,
           String(params.kiloBytes),
           variant,
@@ -191,13 +132,11 @@ function jdk(variant: "stock" | "bulk") {
     unavailable: javaUnavailable,
   };
 }
-
 const KILOBYTES = [1, 5];
 const hooks = {
   setup: { iteration: openIterationFiles },
   teardown: { iteration: closeIterationFiles },
 };
-
 /**
  * Reads: seek(0), then size/N `readShort`/`readInt`/`readLong` per op, each value to the blackhole.
  * `buffered`: rafkit defaults (8 KiB window, native backend); `unbufferedNative`/`unbufferedNode`:
@@ -216,38 +155,38 @@ export const RafRead = defineSuite({
   options: { unit: "us" },
   benchmarks: {
     buffered(bh, s) {
-      const f = s.files!.buffered;
+      const f = s.files.buffered;
       f.seek(0);
       for (let k = 0; k < s.count; k++) bh.consume(s.codec.read(f));
     },
     unbufferedNative: {
       run(bh, s) {
-        const f = s.files!.unbufferedNative!;
+        const f = s.files.unbufferedNative;
         f.seek(0);
         for (let k = 0; k < s.count; k++) bh.consume(s.codec.read(f));
       },
       unavailable: nativeUnavailable,
     },
     unbufferedNode(bh, s) {
-      const f = s.files!.unbufferedNode;
+      const f = s.files.unbufferedNode;
       f.seek(0);
       for (let k = 0; k < s.count; k++) bh.consume(s.codec.read(f));
     },
     nodeFs(bh, s) {
-      const { fd } = s.files!;
+      const { fd } = s.files;
       for (let k = 0, pos = 0; k < s.count; k++, pos += s.width) {
         readSync(fd, s.small, 0, s.width, pos);
         bh.consume(s.codec.bufferRead(s.small));
       }
     },
     floor(bh, s) {
-      s.backend.pread(s.files!.fd, s.bytes, 0, s.size, 0);
+      s.backend.pread(s.files.fd, s.bytes, 0, s.size, 0);
       for (let k = 0, off = 0; k < s.count; k++, off += s.width) {
         bh.consume(s.codec.viewGet(s.view, off));
       }
     },
     pointerOnly(bh, s) {
-      s.backend.pread(s.files!.fd, s.bytes, 0, s.size, 0);
+      s.backend.pread(s.files.fd, s.bytes, 0, s.size, 0);
       const c = s.cursor;
       c.pointer = 0;
       for (let k = 0; k < s.count; k++) {
@@ -259,7 +198,6 @@ export const RafRead = defineSuite({
     jdkBulk: jdk("bulk"),
   },
 });
-
 /**
  * Writes: seek(0), then size/N `writeShort`/`writeInt`/`writeLong` of random values per op. `buffered`
  * includes the final `flush()` of every op, so the bytes reach the OS within the op, as everywhere else.
@@ -275,63 +213,51 @@ export const RafWrite = defineSuite({
   options: { unit: "us" },
   benchmarks: {
     buffered(_bh, s) {
-      const f = s.files!.buffered;
+      const f = s.files.buffered;
       f.seek(0);
-      for (let k = 0; k < s.count; k++) s.codec.write(f, s.values[k]!);
+      for (let k = 0; k < s.count; k++) s.codec.write(f, s.values[k]);
       f.flush();
     },
     unbufferedNative: {
       run(_bh, s) {
-        const f = s.files!.unbufferedNative!;
+        const f = s.files.unbufferedNative;
         f.seek(0);
-        for (let k = 0; k < s.count; k++) s.codec.write(f, s.values[k]!);
+        for (let k = 0; k < s.count; k++) s.codec.write(f, s.values[k]);
       },
       unavailable: nativeUnavailable,
     },
     unbufferedNode(_bh, s) {
-      const f = s.files!.unbufferedNode;
+      const f = s.files.unbufferedNode;
       f.seek(0);
-      for (let k = 0; k < s.count; k++) s.codec.write(f, s.values[k]!);
+      for (let k = 0; k < s.count; k++) s.codec.write(f, s.values[k]);
     },
     nodeFs(_bh, s) {
-      const { fd } = s.files!;
+      const { fd } = s.files;
       for (let k = 0, pos = 0; k < s.count; k++, pos += s.width) {
-        s.codec.bufferWrite(s.small, s.values[k]!);
+        s.codec.bufferWrite(s.small, s.values[k]);
         writeSync(fd, s.small, 0, s.width, pos);
       }
     },
     floor(_bh, s) {
       for (let k = 0, off = 0; k < s.count; k++, off += s.width) {
-        s.codec.viewSet(s.view, off, s.values[k]!);
+        s.codec.viewSet(s.view, off, s.values[k]);
       }
-      return s.backend.pwrite(s.files!.fd, s.bytes, 0, s.size, 0);
+      return s.backend.pwrite(s.files.fd, s.bytes, 0, s.size, 0);
     },
     pointerOnly(_bh, s) {
       const c = s.cursor;
       c.pointer = 0;
       for (let k = 0; k < s.count; k++) {
-        s.codec.viewSet(s.view, c.pointer, s.values[k]!);
+        s.codec.viewSet(s.view, c.pointer, s.values[k]);
         c.pointer += s.width;
       }
-      return s.backend.pwrite(s.files!.fd, s.bytes, 0, s.size, 0);
+      return s.backend.pwrite(s.files.fd, s.bytes, 0, s.size, 0);
     },
     jdkStock: jdk("stock"),
     jdkBulk: jdk("bulk"),
   },
 });
-
 const MIB = 1 << 20;
-
-interface BulkState {
-  backend: ReturnType<typeof fastBackend>;
-  dir: string;
-  file: RandomAccessFile;
-  fd: number;
-  bytes: Uint8Array;
-  view: DataView;
-  ints: Int32Array;
-}
-
 /**
  * Bulk: `readInts` of 1 MiB into an `Int32Array` after seek(0), rafkit defaults (the read bypasses the
  * window), against the floor: one `pread` and a `DataView` loop. `·bandwidth` gives GB/s.
@@ -339,7 +265,7 @@ interface BulkState {
 export const RafBulk = defineSuite({
   name: "RafBulk",
   description: "seek(0) + readInts of 1 MiB per op; reports ·bandwidth in GB/s",
-  state: (): BulkState => {
+  state: () => {
     const dir = mkdtempSync(join(tmpdir(), "rafkit-bench-bulk-"));
     const path = join(dir, "data.bin");
     writeFileSync(path, randomFillSync(new Uint8Array(MIB)));
@@ -376,6 +302,5 @@ export const RafBulk = defineSuite({
     },
   },
 });
-
 /** The raf suites in run order. */
 export default [RafRead, RafWrite, RafBulk];

@@ -3,13 +3,15 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import {
+  buildResult,
+  loadSuiteModule,
+  planBenchmarks,
+  resolveOptions,
+  toJmhJson,
+} from "@rafkit/bench";
 import { afterAll, describe, expect, it } from "vitest";
-import { builtinSuiteUrl } from "../src/builtin";
-import { loadSuiteModule } from "../src/loader";
-import { resolveOptions } from "../src/options";
-import { toJmhJson } from "../src/report/jmh-json";
-import { buildResult } from "../src/result";
-import { planBenchmarks } from "../src/run";
+import { suiteModules } from "../src/suites";
 import {
   evaluateTargets,
   exactFilter,
@@ -171,7 +173,7 @@ describe("targets", () => {
 
   it("name only benchmarks that the built-in suites declare, and select exactly them", async () => {
     const suites = (
-      await Promise.all(TARGET_GROUPS.map((g) => loadSuiteModule(builtinSuiteUrl(g))))
+      await Promise.all(TARGET_GROUPS.flatMap(suiteModules).map((m) => loadSuiteModule(m)))
     ).flat();
     const ids = targetBenchmarks(TARGET_GROUPS);
     expect(ids).toContain("RafRead.jdkBulk");
@@ -206,7 +208,7 @@ function run(...args: string[]): Promise<{ code: number; stdout: string; stderr:
   });
 }
 
-describe("rafkit-bench targets", () => {
+describe("perf-targets", () => {
   it("evaluates saved results with --from, and --strict fails on a miss", async () => {
     const file = join(dir, "saved.json");
     writeFileSync(
@@ -218,18 +220,17 @@ describe("rafkit-bench targets", () => {
         result("CaptureStateUtil.rawSuccess", 50),
       ]),
     );
-    const plain = await run("targets", "syscall-state", "--from", file);
+    const plain = await run("syscall-state", "--from", file);
     expect(plain.code).toBe(0);
     expect(plain.stdout).toMatch(/node \/ native\s+2\.50x\s+> 1x\s+PASS/);
     expect(plain.stdout).toMatch(/tlSuccess \/ rawSuccess\s+2\.00x\s+<= 1\.05x\s+FAIL/);
-    const strict = await run("targets", "syscall-state", "--from", file, "--strict");
+    const strict = await run("syscall-state", "--from", file, "--strict");
     expect(strict.code).toBe(1);
   });
 
   it("runs the benchmarks of a group in one run and prints their table before the targets", async () => {
     const json = join(dir, "run.json");
     const { code, stdout } = await run(
-      "targets",
       "syscall-state",
       "-f",
       "1",
@@ -258,14 +259,14 @@ describe("rafkit-bench targets", () => {
       ["-r", "1s"],
       ["--json", join(dir, "x.json")],
     ]) {
-      const { code, stderr } = await run("targets", "syscall-state", "--from", file, ...extra);
+      const { code, stderr } = await run("syscall-state", "--from", file, ...extra);
       expect(code).toBe(1);
       expect(stderr).toMatch(/option '--from <file>' cannot be used with option/);
     }
   });
 
   it("rejects an unknown group", async () => {
-    const { code, stderr } = await run("targets", "nope");
+    const { code, stderr } = await run("nope");
     expect(code).toBe(1);
     expect(stderr).toMatch(
       /unknown target group "nope"; use bits, syscall-state, raf, raf-async or all/,

@@ -1,19 +1,16 @@
 import { readFileSync } from "node:fs";
 import { constants } from "node:os";
 import { join } from "node:path";
+import { type AnySuite, type ParamValues, runBenchmarks } from "@rafkit/bench";
 import { describe, expect, it } from "vitest";
-import type { Blackhole } from "../src/blackhole";
-import { runBenchmarks } from "../src/run";
-import { type AnySuite, benchmarkEntry, benchmarkFn, type ParamValues } from "../src/suite";
-import { RafBulk, RafRead, RafWrite } from "../src/suites/raf";
-import { RafAsync } from "../src/suites/raf-async";
-import { BackendPread, CaptureStateUtil } from "../src/suites/syscall-state";
+import { benchmarkEntry, benchmarkFn, recorder, suitesOf } from "./helpers";
 
-/** A blackhole that records what it gets, to check that competing benchmarks compute the same thing. */
-function recorder(): Blackhole & { values: unknown[] } {
-  const values: unknown[] = [];
-  return { values, consume: (v: unknown) => void values.push(v) } as never;
-}
+const { RafRead, RafWrite, RafBulk } = await suitesOf("raf", ["RafRead", "RafWrite", "RafBulk"]);
+const { RafAsync } = await suitesOf("raf-async", ["RafAsync"]);
+const { CaptureStateUtil, BackendPread } = await suitesOf("syscall-state", [
+  "CaptureStateUtil",
+  "BackendPread",
+]);
 
 type AnyState = Record<string, unknown> & {
   files?: { path: string };

@@ -4,26 +4,23 @@
 import { closeSync, fstatSync, mkdtempSync, openSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { defineSuite } from "@rafkit/bench";
 import {
   adaptSystemCall,
   adaptSystemCallExplicit,
   CaptureState,
   isNativeAvailable,
-  type NativeFunction,
   nativeBackend,
   nativeLibc,
   nodeBackend,
 } from "@rafkit/syscall-state";
-import { defineSuite } from "../suite";
 
 /** An fd no process has open: valid for `node:fs` (a non-negative int32), so the failure comes from the kernel. */
 const CLOSED_FD = 2 ** 31 - 1;
-
-const nativeUnavailable = (): string | undefined =>
+const nativeUnavailable = () =>
   isNativeAvailable() ? undefined : "the native (koffi) backend does not load on this platform";
-
 /** A temporary file of `size` bytes, open read-only; `dispose` closes and deletes it. */
-function tempFile(size: number) {
+function tempFile(size) {
   const dir = mkdtempSync(join(tmpdir(), "rafkit-bench-syscall-"));
   const path = join(dir, "data.bin");
   writeFileSync(path, new Uint8Array(size).fill(7));
@@ -36,14 +33,13 @@ function tempFile(size: number) {
     },
   };
 }
-
 function captureState() {
   const file = tempFile(16);
   // Bound lazily so the node-only benchmark also runs where koffi does not load.
   const native = isNativeAvailable()
     ? (() => {
         const libc = nativeLibc();
-        const raw = libc.fcntl as unknown as NativeFunction;
+        const raw = libc.fcntl;
         return {
           F_GETFD: libc.layout.F_GETFD,
           raw: libc.fcntl,
@@ -52,9 +48,8 @@ function captureState() {
         };
       })()
     : undefined;
-  return { file, fd: file.fd, native: native! };
+  return { file, fd: file.fd, native: native };
 }
-
 /**
  * `CaptureStateUtilBench` (JDK-8347408): a system call through the adapter with the cached per-thread slot
  * (`tl*`), through the "explicit" adapter with a fresh `CaptureState` per call (`explicit*`), with no adapter
@@ -96,12 +91,11 @@ export const CaptureStateUtil = defineSuite({
       try {
         return fstatSync(CLOSED_FD);
       } catch (error) {
-        return (error as NodeJS.ErrnoException).errno;
+        return error.errno;
       }
     },
   },
 });
-
 /** A 4-byte `pread` at offset 0 through each syscall-state backend: result or `-errno`, never a throw. */
 export const BackendPread = defineSuite({
   name: "BackendPread",
@@ -116,12 +110,11 @@ export const BackendPread = defineSuite({
   options: { unit: "ns" },
   benchmarks: {
     native: {
-      run: (_bh, s) => s.native!.pread(s.file.fd, s.buf, 0, 4, 0),
+      run: (_bh, s) => s.native.pread(s.file.fd, s.buf, 0, 4, 0),
       unavailable: nativeUnavailable,
     },
     node: (_bh, s) => s.node.pread(s.file.fd, s.buf, 0, 4, 0),
   },
 });
-
 /** The syscall-state suites in run order. */
 export default [CaptureStateUtil, BackendPread];

@@ -1,24 +1,23 @@
-import { renderColumns } from "./report/format";
-import type { BenchmarkResult, Metric } from "./result";
-import { unitFactor } from "./units";
+import { type BenchmarkResult, type Metric, unitFactor } from "@rafkit/bench";
+import { renderColumns } from "./columns";
 
-/** The groups of targets, each named after the built-in suite module whose benchmarks it needs. */
+/** The groups of targets, each named after the suite module whose benchmarks it needs (see `suites.ts`). */
 export const TARGET_GROUPS = ["bits", "syscall-state", "raf", "raf-async"] as const;
 
 /** A group of targets. */
 export type TargetGroup = (typeof TARGET_GROUPS)[number];
 
 /**
- * One performance target of a rafkit issue. `ratio`: `numerator / denominator` of two benchmarks' scores
+ * One performance target, named for the capability it guarantees. `ratio`: `numerator / denominator` of two benchmarks' scores
  * (time per op), paired by params, compared with `goal`. `rate`: a derived rate of one benchmark (GB/s,
  * MB/s) compared with `goal`.
  */
 export type Target = {
-  /** The issue that sets it. */
-  issue: number;
+  /** What it guarantees, as a stable id (`buffered-reads-near-floor`). */
+  name: string;
   /** Its group (which suites it needs). */
   group: TargetGroup;
-  /** What the issue asks, in words. */
+  /** What it guarantees, in words. */
   text: string;
   /** `>=`, `<=` or `>`: how the value must compare with `goal`. */
   op: ">=" | "<=" | ">";
@@ -61,7 +60,7 @@ function nanosPerOp(metric: Metric): number {
 }
 
 const ratio = (
-  issue: number,
+  name: string,
   group: TargetGroup,
   text: string,
   numerator: string,
@@ -70,7 +69,7 @@ const ratio = (
   goal: number,
   forks?: number,
 ): Target => ({
-  issue,
+  name,
   group,
   text,
   kind: "ratio",
@@ -81,10 +80,10 @@ const ratio = (
   ...(forks === undefined ? {} : { forks }),
 });
 
-/** The targets of issues 2 (bits), 4 (syscall-state), 5 (raf) and 6 (raf async), as ratios in one run. */
+/** rafkit's performance targets, each a ratio or rate measured in one run. */
 export const TARGETS: readonly Target[] = [
   ratio(
-    2,
+    "bits-get-near-dataview",
     "bits",
     "single get within 1.5x of DataView",
     "BitsGet.bigEndian",
@@ -93,7 +92,7 @@ export const TARGETS: readonly Target[] = [
     1.5,
   ),
   ratio(
-    2,
+    "bits-set-near-dataview",
     "bits",
     "single set within 1.5x of DataView",
     "BitsSet.bigEndian",
@@ -105,7 +104,7 @@ export const TARGETS: readonly Target[] = [
     6,
   ),
   {
-    issue: 2,
+    name: "bits-bulk-decode-rate",
     group: "bits",
     text: "bulk BE Int32 decode of 1 MiB at 1 GB/s or more",
     kind: "rate",
@@ -116,7 +115,7 @@ export const TARGETS: readonly Target[] = [
     goal: 1,
   },
   {
-    issue: 2,
+    name: "bits-utf8-decode-rate",
     group: "bits",
     text: "ASCII modified-UTF-8 decode at 300 MB/s or more",
     kind: "rate",
@@ -128,7 +127,7 @@ export const TARGETS: readonly Target[] = [
     goal: 300,
   },
   ratio(
-    4,
+    "capture-success-near-raw",
     "syscall-state",
     "tlSuccess within 1.05x of the raw call",
     "CaptureStateUtil.tlSuccess",
@@ -137,7 +136,7 @@ export const TARGETS: readonly Target[] = [
     1.05,
   ),
   ratio(
-    4,
+    "capture-fail-near-success",
     "syscall-state",
     "tlFail within 1.2x of tlSuccess",
     "CaptureStateUtil.tlFail",
@@ -146,7 +145,7 @@ export const TARGETS: readonly Target[] = [
     1.2,
   ),
   ratio(
-    4,
+    "capture-fail-beats-throw",
     "syscall-state",
     "tlFail at least 10x faster than Node's throw/catch",
     "CaptureStateUtil.nodeThrowFail",
@@ -155,7 +154,7 @@ export const TARGETS: readonly Target[] = [
     10,
   ),
   ratio(
-    4,
+    "native-pread-beats-node",
     "syscall-state",
     "4-byte pread: native faster than node backend",
     "BackendPread.node",
@@ -164,7 +163,7 @@ export const TARGETS: readonly Target[] = [
     1,
   ),
   ratio(
-    5,
+    "buffered-reads-beat-jdk",
     "raf",
     "buffered reads at least 50x faster than JDK one-call-per-primitive",
     "RafRead.jdkBulk",
@@ -173,7 +172,7 @@ export const TARGETS: readonly Target[] = [
     50,
   ),
   ratio(
-    5,
+    "buffered-writes-beat-jdk",
     "raf",
     "buffered writes (incl. flush) at least 30x faster than JDK one-call-per-primitive",
     "RafWrite.jdkBulk",
@@ -182,7 +181,7 @@ export const TARGETS: readonly Target[] = [
     30,
   ),
   ratio(
-    5,
+    "buffered-reads-near-floor",
     "raf",
     "buffered reads within 1.5x of the floor",
     "RafRead.buffered",
@@ -191,7 +190,7 @@ export const TARGETS: readonly Target[] = [
     1.5,
   ),
   ratio(
-    5,
+    "buffered-writes-near-floor",
     "raf",
     "buffered writes within 1.5x of the floor",
     "RafWrite.buffered",
@@ -200,7 +199,7 @@ export const TARGETS: readonly Target[] = [
     1.5,
   ),
   ratio(
-    5,
+    "unbuffered-reads-near-jdk",
     "raf",
     "unbuffered native reads within 1.1x of JDK one-call-per-primitive",
     "RafRead.unbufferedNative",
@@ -209,7 +208,7 @@ export const TARGETS: readonly Target[] = [
     1.1,
   ),
   ratio(
-    5,
+    "unbuffered-writes-near-jdk",
     "raf",
     "unbuffered native writes within 1.1x of JDK one-call-per-primitive",
     "RafWrite.unbufferedNative",
@@ -218,7 +217,7 @@ export const TARGETS: readonly Target[] = [
     1.1,
   ),
   {
-    issue: 5,
+    name: "bulk-read-rate",
     group: "raf",
     text: "bulk readInts of 1 MiB at 1 GB/s or more",
     kind: "rate",
@@ -229,7 +228,7 @@ export const TARGETS: readonly Target[] = [
     goal: 1,
   },
   ratio(
-    6,
+    "async-beats-filehandle",
     "raf-async",
     "async buffered at least 100x faster than FileHandle per int",
     "RafAsync.fileHandle",
@@ -238,7 +237,7 @@ export const TARGETS: readonly Target[] = [
     100,
   ),
   ratio(
-    6,
+    "async-beats-random-access-file",
     "raf-async",
     "async buffered at least 100x faster than random-access-file",
     "RafAsync.randomAccessFile",
@@ -247,7 +246,7 @@ export const TARGETS: readonly Target[] = [
     100,
   ),
   ratio(
-    6,
+    "async-near-sync",
     "raf-async",
     "async buffered within 3x of sync buffered",
     "RafAsync.asyncBuffered",
@@ -435,7 +434,7 @@ export function evaluateTargets(
 
 const shortName = (id: string) => id.slice(id.indexOf(".") + 1);
 
-/** The outcomes as a table: issue, target, params, measured value, goal and PASS/FAIL, plus a summary line. */
+/** The outcomes as a table: target, params, measured value, goal and PASS/FAIL, plus a summary line. */
 export function formatTargets(outcomes: readonly TargetOutcome[]): string {
   const rows = outcomes.map(({ target: t, params, value, verdict, note }) => {
     const what =
@@ -447,7 +446,6 @@ export function formatTargets(outcomes: readonly TargetOutcome[]): string {
       ? "-"
       : `${value >= 100 ? value.toFixed(0) : value.toFixed(2)}${unit}`;
     return [
-      String(t.issue),
       t.text,
       what,
       params,
@@ -456,11 +454,14 @@ export function formatTargets(outcomes: readonly TargetOutcome[]): string {
       note ? `${verdict} (${note})` : verdict,
     ];
   });
-  const table = renderColumns(
-    ["Issue", "Target", "Measured", "Params", "Value", "Goal", "Result"],
-    rows,
-    ["right", "left", "left", "left", "right", "right", "left"],
-  );
+  const table = renderColumns(["Target", "Measured", "Params", "Value", "Goal", "Result"], rows, [
+    "left",
+    "left",
+    "left",
+    "right",
+    "right",
+    "left",
+  ]);
   const count = (v: TargetOutcome["verdict"]) => outcomes.filter((o) => o.verdict === v).length;
   return `${table}\n\n${count("PASS")} PASS, ${count("FAIL")} FAIL, ${count("n/a")} n/a`;
 }
