@@ -148,12 +148,12 @@ async function runCommand(filter: string | undefined, flags: RunFlags): Promise<
   }
 }
 
-/** One line per skipped benchmark (not per parameter combination), on stderr. */
+/** One line per skipped benchmark and reason (not per parameter combination), on stderr. */
 function printSkipped(skipped: readonly SkippedBenchmark[]): void {
   const seen = new Set<string>();
   for (const s of skipped) {
-    if (seen.has(s.benchmark)) continue;
-    seen.add(s.benchmark);
+    if (seen.has(`${s.benchmark}\0${s.reason}`)) continue;
+    seen.add(`${s.benchmark}\0${s.reason}`);
     process.stderr.write(`${pc.yellow(`skipped ${s.benchmark}: ${s.reason}`)}\n`);
   }
 }
