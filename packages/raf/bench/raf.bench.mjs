@@ -1,8 +1,9 @@
-// Suites for @rafkit/raf, after the JDK reviews' RandomAccessFileBenchmark (writes) and
-// RandomAccessFileReadBenchmark (reads). One op is what the JDK benchmark method does: seek(0), then
-// size/N reads or writes of an N-byte primitive. Every variant is a benchmark of its own and the primitive
-// is the `op` param, so `compare run.json#RafRead.jdkBulk run.json#RafRead.buffered` pairs them per op and
-// size. The JDK runs as an external fork of java/RafBench.java, through the same statistics.
+// Suites for @rafkit/raf in the shapes of the JDK reviews' benchmarks, so that their tables hold next to the
+// reviews': RandomAccessFileBenchmark (JDK-8298639: seek(0), then size/N reads or writes of an N-byte
+// primitive per op) and RandomAccessFileReadBenchmark (JDK-8292937: open "r", read the whole file, close, per
+// op). The names, params (`kiloBytes` 1 and 5), mode and unit are the JDK's; the `impl` param says who does
+// the work: the JDK's own RandomAccessFile (an external fork of java/RafBench.java, through the same
+// statistics), rafkit, Node's fs, or a floor.
 import { randomFillSync } from "node:crypto";
 import {
   closeSync,
@@ -17,11 +18,11 @@ import {
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { defineSuite, iterationArg, javaCommand, javaUnavailable } from "@rafkit/bench";
+import { defineSuite, iterationArg, javaCommand } from "@rafkit/bench";
 import { RandomAccessFile } from "@rafkit/raf";
 import { isNativeAvailable, nativeBackend, nodeBackend } from "@rafkit/syscall-state";
+import { hasBulkJdk, jdk17, jdk25, jdkUnavailable } from "./jdks.mjs";
 
-const _PRIMITIVES = ["Short", "Int", "Long"];
 const WIDTH = { Short: 2, Int: 4, Long: 8 };
 const CODECS = {
   Short: {
@@ -56,207 +57,278 @@ const CODECS = {
 const RAF_BENCH_JAVA = fileURLToPath(new URL("./java/RafBench.java", import.meta.url));
 const nativeUnavailable = () =>
   isNativeAvailable() ? undefined : "the native (koffi) backend does not load on this platform";
-/** The backend for the floor and the buffered variant: native where it loads (the default's choice). */
+/** The backend for the floors and rafkit: native where it loads (the default's choice). */
 const fastBackend = () => (isNativeAvailable() ? nativeBackend() : nodeBackend());
-function rafState({ op, kiloBytes }) {
-  const primitive = op.replace(/^(read|write)/, "");
-  const codec = CODECS[primitive];
-  if (codec === undefined) throw new Error(`unknown op ${op}`);
-  const size = kiloBytes * 1024;
-  const width = WIDTH[primitive];
-  const bytes = new Uint8Array(size);
-  return {
-    size,
-    count: size / width,
-    width,
-    codec,
-    small: Buffer.alloc(8),
-    bytes,
-    view: new DataView(bytes.buffer),
-    values: codec.values(new Uint8Array(size)),
-    backend: fastBackend(),
-    files: undefined,
-    cursor: { pointer: 0 },
-  };
-}
+const backendName = () => (isNativeAvailable() ? "native" : "node");
+
+/** The JDKs: before, after, or (without any JDK 21+) the after emulated on JDK 17. */
+const JDK_IMPLS = ["jdk17", hasBulkJdk() ? "jdk25" : "jdk17Emulated"];
+
 /**
- * `Level.Iteration` setup, as in the JDK benchmark: a fresh file of random bytes, read once so the page
- * cache is warm, fresh values to write, and every variant's handle on it. Untimed.
+ * The JDK as an external fork (`java RafBench BENCHMARK OP KILOBYTES VARIANT ...`), one process per fork;
+ * undefined for the impls that run in Node.
  */
-function openIterationFiles(s) {
-  const dir = mkdtempSync(join(tmpdir(), "rafkit-bench-raf-"));
-  const path = join(dir, "data.bin");
-  writeFileSync(path, randomFillSync(new Uint8Array(s.size)));
-  readFileSync(path);
-  const valueBytes = randomFillSync(new Uint8Array(s.size));
-  s.values = s.codec.values(valueBytes);
-  s.files = {
-    dir,
-    path,
-    buffered: new RandomAccessFile(path, "rw", {
-      backend: isNativeAvailable() ? "native" : "node",
-    }),
-    unbufferedNative: isNativeAvailable()
-      ? new RandomAccessFile(path, "rw", { bufferSize: 0, backend: "native" })
-      : undefined,
-    unbufferedNode: new RandomAccessFile(path, "rw", { bufferSize: 0, backend: "node" }),
-    fd: openSync(path, "r+"),
+function jdkCommand(benchmark, op) {
+  return ({ impl, kiloBytes }, o) => {
+    const java =
+      impl === "jdk17" || impl === "jdk17Emulated"
+        ? jdk17()
+        : impl === "jdk25"
+          ? jdk25()
+          : undefined;
+    if (java === undefined) return undefined;
+    return javaCommand(
+      RAF_BENCH_JAVA,
+      [
+        benchmark,
+        op,
+        String(kiloBytes),
+        impl === "jdk17Emulated" ? "emulated" : "stock",
+        String(o.warmup.iterations),
+        iterationArg(o.warmup, o.mode),
+        String(o.measurement.iterations),
+        iterationArg(o.measurement, o.mode),
+        tmpdir(),
+      ],
+      { java },
+    );
   };
 }
-function closeIterationFiles(s) {
-  const f = s.files;
-  if (f === undefined) return;
-  s.files = undefined;
-  f.buffered.close();
-  f.unbufferedNative?.close();
-  f.unbufferedNode.close();
-  closeSync(f.fd);
-  rmSync(f.dir, { recursive: true, force: true });
-}
-/** The JDK as an external fork: `java RafBench op kiloBytes variant ...`, one process per fork. */
-function jdk(variant) {
-  return {
-    external: {
-      command: (params, o) =>
-        javaCommand(RAF_BENCH_JAVA, [
-          params.op,
-          String(params.kiloBytes),
-          variant,
-          String(o.warmup.iterations),
-          iterationArg(o.warmup, o.mode),
-          String(o.measurement.iterations),
-          iterationArg(o.measurement, o.mode),
-          tmpdir(),
-        ]),
-    },
-    unavailable: javaUnavailable,
-  };
-}
-const KILOBYTES = [1, 5];
-const hooks = {
-  setup: { iteration: openIterationFiles },
-  teardown: { iteration: closeIterationFiles },
-};
+
+const unavailable = ({ impl }) =>
+  jdkUnavailable(impl) ?? (impl === "rafkitUnbuffered" ? nativeUnavailable() : undefined);
+
 /**
- * Reads: seek(0), then size/N `readShort`/`readInt`/`readLong` per op, each value to the blackhole.
- * `buffered`: rafkit defaults (8 KiB window, native backend); `unbufferedNative`/`unbufferedNode`:
- * `bufferSize: 0`, one system call per primitive; `nodeFs`: what Node code does today, `fs.readSync` of N
- * bytes into a Buffer per primitive, then `Buffer#readInt32BE` and friends; `floor`: one `pread` of the whole
- * range and a `DataView` loop; `pointerOnly`: the floor with its offset kept in an object's `pointer` field,
- * as any stateful reader keeps its position, so it measures that field's cost alone; `jdkStock`/`jdkBulk`: the JDK's RandomAccessFile as shipped (byte by byte in
- * JDK 17) and with one `readFully` per primitive (the reviews' patch).
+ * How each Node impl opens the iteration's file, reads `count` primitives after seek(0) and writes them. Each
+ * fork runs one impl and one primitive, so every call site below sees one function.
  */
-export const RafRead = defineSuite({
-  name: "RafRead",
-  description: "seek(0) + size/N primitive reads per op (JDK RandomAccessFileReadBenchmark)",
-  params: { op: ["readShort", "readInt", "readLong"], kiloBytes: KILOBYTES },
-  state: rafState,
-  ...hooks,
-  options: { unit: "us" },
-  benchmarks: {
-    buffered(bh, s) {
-      const f = s.files.buffered;
-      f.seek(0);
-      for (let k = 0; k < s.count; k++) bh.consume(s.codec.read(f));
-    },
-    unbufferedNative: {
-      run(bh, s) {
-        const f = s.files.unbufferedNative;
-        f.seek(0);
-        for (let k = 0; k < s.count; k++) bh.consume(s.codec.read(f));
-      },
-      unavailable: nativeUnavailable,
-    },
-    unbufferedNode(bh, s) {
-      const f = s.files.unbufferedNode;
-      f.seek(0);
-      for (let k = 0; k < s.count; k++) bh.consume(s.codec.read(f));
-    },
-    nodeFs(bh, s) {
-      const { fd } = s.files;
+const NODE_IMPLS = {
+  rafkit: rafImpl({ backend: "fast" }),
+  rafkitUnbuffered: rafImpl({ bufferSize: 0, backend: "native" }),
+  rafkitUnbufferedNode: rafImpl({ bufferSize: 0, backend: "node" }),
+  nodeFs: {
+    open: (path) => openSync(path, "r+"),
+    close: (fd) => closeSync(fd),
+    read(fd, s, codec, bh) {
       for (let k = 0, pos = 0; k < s.count; k++, pos += s.width) {
         readSync(fd, s.small, 0, s.width, pos);
-        bh.consume(s.codec.bufferRead(s.small));
+        bh.consume(codec.bufferRead(s.small));
       }
     },
-    floor(bh, s) {
-      s.backend.pread(s.files.fd, s.bytes, 0, s.size, 0);
-      for (let k = 0, off = 0; k < s.count; k++, off += s.width) {
-        bh.consume(s.codec.viewGet(s.view, off));
-      }
-    },
-    pointerOnly(bh, s) {
-      s.backend.pread(s.files.fd, s.bytes, 0, s.size, 0);
-      const c = s.cursor;
-      c.pointer = 0;
-      for (let k = 0; k < s.count; k++) {
-        bh.consume(s.codec.viewGet(s.view, c.pointer));
-        c.pointer += s.width;
-      }
-    },
-    jdkStock: jdk("stock"),
-    jdkBulk: jdk("bulk"),
-  },
-});
-/**
- * Writes: seek(0), then size/N `writeShort`/`writeInt`/`writeLong` of random values per op. `buffered`
- * includes the final `flush()` of every op, so the bytes reach the OS within the op, as everywhere else.
- * Variants as in {@link RafRead}; `floor` is a `DataView` fill and one `pwrite`, `pointerOnly` the same fill
- * with its offset in an object's `pointer` field.
- */
-export const RafWrite = defineSuite({
-  name: "RafWrite",
-  description: "seek(0) + size/N primitive writes per op (JDK RandomAccessFileBenchmark)",
-  params: { op: ["writeShort", "writeInt", "writeLong"], kiloBytes: KILOBYTES },
-  state: rafState,
-  ...hooks,
-  options: { unit: "us" },
-  benchmarks: {
-    buffered(_bh, s) {
-      const f = s.files.buffered;
-      f.seek(0);
-      for (let k = 0; k < s.count; k++) s.codec.write(f, s.values[k]);
-      f.flush();
-    },
-    unbufferedNative: {
-      run(_bh, s) {
-        const f = s.files.unbufferedNative;
-        f.seek(0);
-        for (let k = 0; k < s.count; k++) s.codec.write(f, s.values[k]);
-      },
-      unavailable: nativeUnavailable,
-    },
-    unbufferedNode(_bh, s) {
-      const f = s.files.unbufferedNode;
-      f.seek(0);
-      for (let k = 0; k < s.count; k++) s.codec.write(f, s.values[k]);
-    },
-    nodeFs(_bh, s) {
-      const { fd } = s.files;
+    write(fd, s, codec) {
       for (let k = 0, pos = 0; k < s.count; k++, pos += s.width) {
-        s.codec.bufferWrite(s.small, s.values[k]);
+        codec.bufferWrite(s.small, s.values[k]);
         writeSync(fd, s.small, 0, s.width, pos);
       }
     },
-    floor(_bh, s) {
-      for (let k = 0, off = 0; k < s.count; k++, off += s.width) {
-        s.codec.viewSet(s.view, off, s.values[k]);
-      }
-      return s.backend.pwrite(s.files.fd, s.bytes, 0, s.size, 0);
+  },
+  floor: {
+    open: (path) => openSync(path, "r+"),
+    close: (fd) => closeSync(fd),
+    read(fd, s, codec, bh) {
+      s.backend.pread(fd, s.bytes, 0, s.size, 0);
+      for (let k = 0, off = 0; k < s.count; k++, off += s.width)
+        bh.consume(codec.viewGet(s.view, off));
     },
-    pointerOnly(_bh, s) {
+    write(fd, s, codec) {
+      for (let k = 0, off = 0; k < s.count; k++, off += s.width)
+        codec.viewSet(s.view, off, s.values[k]);
+      return s.backend.pwrite(fd, s.bytes, 0, s.size, 0);
+    },
+  },
+  pointerOnly: {
+    open: (path) => openSync(path, "r+"),
+    close: (fd) => closeSync(fd),
+    read(fd, s, codec, bh) {
+      s.backend.pread(fd, s.bytes, 0, s.size, 0);
       const c = s.cursor;
       c.pointer = 0;
       for (let k = 0; k < s.count; k++) {
-        s.codec.viewSet(s.view, c.pointer, s.values[k]);
+        bh.consume(codec.viewGet(s.view, c.pointer));
         c.pointer += s.width;
       }
-      return s.backend.pwrite(s.files.fd, s.bytes, 0, s.size, 0);
     },
-    jdkStock: jdk("stock"),
-    jdkBulk: jdk("bulk"),
+    write(fd, s, codec) {
+      const c = s.cursor;
+      c.pointer = 0;
+      for (let k = 0; k < s.count; k++) {
+        codec.viewSet(s.view, c.pointer, s.values[k]);
+        c.pointer += s.width;
+      }
+      return s.backend.pwrite(fd, s.bytes, 0, s.size, 0);
+    },
   },
+};
+
+/** rafkit's RandomAccessFile with `options`; writes include the final flush(), so the bytes reach the OS. */
+function rafImpl({ backend, ...options }) {
+  return {
+    open: (path) =>
+      new RandomAccessFile(path, "rw", {
+        ...options,
+        backend: backend === "fast" ? backendName() : backend,
+      }),
+    close: (f) => f.close(),
+    read(f, s, codec, bh) {
+      f.seek(0);
+      for (let k = 0; k < s.count; k++) bh.consume(codec.read(f));
+    },
+    write(f, s, codec) {
+      f.seek(0);
+      for (let k = 0; k < s.count; k++) codec.write(f, s.values[k]);
+      f.flush();
+    },
+  };
+}
+
+function rafState({ kiloBytes, impl }) {
+  const size = kiloBytes * 1024;
+  const bytes = new Uint8Array(size);
+  return {
+    impl: NODE_IMPLS[impl],
+    size,
+    count: 0,
+    width: 0,
+    small: Buffer.alloc(8),
+    bytes,
+    view: new DataView(bytes.buffer),
+    values: [],
+    backend: fastBackend(),
+    handle: undefined,
+    dir: "",
+    path: "",
+    cursor: { pointer: 0 },
+  };
+}
+
+/** The primitive a benchmark method works on: `readInt` -> Int. */
+const primitiveOf = (method) => method.replace(/^(read|write)/, "");
+
+/**
+ * `Level.Iteration` setup, as in the JDK benchmark: a fresh file of random bytes, read once so the page cache
+ * is warm, fresh values to write, and the impl's handle on it. Untimed.
+ */
+function openIteration(s) {
+  s.dir = mkdtempSync(join(tmpdir(), "rafkit-bench-raf-"));
+  s.path = join(s.dir, "data.bin");
+  writeFileSync(s.path, randomFillSync(new Uint8Array(s.size)));
+  readFileSync(s.path);
+  s.valueBytes = randomFillSync(new Uint8Array(s.size));
+  s.handle = s.impl?.open(s.path);
+}
+
+function closeIteration(s) {
+  if (s.handle !== undefined) s.impl.close(s.handle);
+  s.handle = undefined;
+  rmSync(s.dir, { recursive: true, force: true });
+}
+
+/** One seed-shaped benchmark method (`readInt`, ...): the impl's loop, or the JDK's fork. */
+function method(benchmark, name, body) {
+  const codec = CODECS[primitiveOf(name)];
+  const width = WIDTH[primitiveOf(name)];
+  return {
+    run(bh, s) {
+      // Set on the first call of the fork: the state does not know which method it serves.
+      if (s.width !== width) {
+        s.width = width;
+        s.count = s.size / width;
+        s.values = codec.values(s.valueBytes);
+      }
+      return body(s, codec, bh);
+    },
+    external: { command: jdkCommand(benchmark, name) },
+    unavailable,
+  };
+}
+
+const read = (s, codec, bh) => s.impl.read(s.handle, s, codec, bh);
+const write = (s, codec) => s.impl.write(s.handle, s, codec);
+
+/**
+ * RandomAccessFileBenchmark (JDK-8298639): seek(0), then size/N `readShort`/`readInt`/`readLong` (each value
+ * to the blackhole) or writes of random values per op. `impl`: `jdk17` (RandomAccessFile byte by byte, the
+ * reviews' "before"), `jdk25` (bulk, the "after"; `jdk17Emulated` stands in without a JDK 21+), `rafkit`
+ * (defaults: 8 KiB window, native backend; writes include the final flush), `rafkitUnbuffered` /
+ * `rafkitUnbufferedNode` (`bufferSize: 0`: one system call per primitive), `nodeFs` (`fs.readSync` of N
+ * bytes per primitive, what Node code does today), `floor` (one `pread` of the range and a `DataView` loop;
+ * for writes a `DataView` fill and one `pwrite`) and `pointerOnly` (the floor with its offset in an object's
+ * field, the floor of any stateful file API).
+ */
+export const RandomAccessFileBenchmark = defineSuite({
+  name: "RandomAccessFileBenchmark",
+  description: "seek(0) + size/N primitive reads or writes per op (JDK-8298639)",
+  params: { kiloBytes: [1, 5], impl: [...JDK_IMPLS, ...Object.keys(NODE_IMPLS)] },
+  state: rafState,
+  setup: { iteration: openIteration },
+  teardown: { iteration: closeIteration },
+  options: { unit: "us" },
+  benchmarks: Object.fromEntries(
+    ["readInt", "readLong", "readShort", "writeInt", "writeLong", "writeShort"].map((m) => [
+      m,
+      method("RandomAccessFileBenchmark", m, m.startsWith("read") ? read : write),
+    ]),
+  ),
 });
+
+/** Open "r", read all `count` primitives, close: what each impl does per op of the read benchmark. */
+const OPEN_READ_CLOSE = {
+  rafkit(s, codec, bh) {
+    const f = new RandomAccessFile(s.path, "r", { backend: backendName() });
+    try {
+      for (let k = 0; k < s.count; k++) bh.consume(codec.read(f));
+    } finally {
+      f.close();
+    }
+  },
+  nodeFs(s, codec, bh) {
+    const fd = openSync(s.path, "r");
+    try {
+      for (let k = 0, pos = 0; k < s.count; k++, pos += s.width) {
+        readSync(fd, s.small, 0, s.width, pos);
+        bh.consume(codec.bufferRead(s.small));
+      }
+    } finally {
+      closeSync(fd);
+    }
+  },
+  floor(s, codec, bh) {
+    const fd = s.backend.open(s.path, "r");
+    try {
+      s.backend.pread(fd, s.bytes, 0, s.size, 0);
+      for (let k = 0, off = 0; k < s.count; k++, off += s.width)
+        bh.consume(codec.viewGet(s.view, off));
+    } finally {
+      s.backend.close(fd);
+    }
+  },
+};
+
+/**
+ * RandomAccessFileReadBenchmark (JDK-8292937): each op opens the file "r", reads it whole as Short, Int or
+ * Long and closes it; open and close are inside the measurement. `impl` as in RandomAccessFileBenchmark;
+ * `floor` opens, `pread`s the whole file once into a `DataView` loop and closes.
+ */
+export const RandomAccessFileReadBenchmark = defineSuite({
+  name: "RandomAccessFileReadBenchmark",
+  description: "open r + read the whole file as N-byte primitives + close per op (JDK-8292937)",
+  params: { kiloBytes: [1, 5], impl: [...JDK_IMPLS, ...Object.keys(OPEN_READ_CLOSE)] },
+  state: (params) => ({
+    ...rafState(params),
+    impl: undefined,
+    openReadClose: OPEN_READ_CLOSE[params.impl],
+  }),
+  setup: { iteration: openIteration },
+  teardown: { iteration: closeIteration },
+  options: { unit: "us" },
+  benchmarks: Object.fromEntries(
+    ["readInt", "readLong", "readShort"].map((m) => [
+      m,
+      method("RandomAccessFileReadBenchmark", m, (s, codec, bh) => s.openReadClose(s, codec, bh)),
+    ]),
+  ),
+});
+
 const MIB = 1 << 20;
 /**
  * Bulk: `readInts` of 1 MiB into an `Int32Array` after seek(0), rafkit defaults (the read bypasses the
@@ -303,4 +375,4 @@ export const RafBulk = defineSuite({
   },
 });
 /** The raf suites in run order. */
-export default [RafRead, RafWrite, RafBulk];
+export default [RandomAccessFileBenchmark, RandomAccessFileReadBenchmark, RafBulk];

@@ -4,7 +4,8 @@
 import { closeSync, fstatSync, mkdtempSync, openSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { defineSuite } from "@rafkit/bench";
+import { fileURLToPath } from "node:url";
+import { defineSuite, findJdks, iterationArg, javaCommand } from "@rafkit/bench";
 import {
   adaptSystemCall,
   adaptSystemCallExplicit,
@@ -50,44 +51,89 @@ function captureState() {
     : undefined;
   return { file, fd: file.fd, native: native };
 }
+/** The JDK 25 launcher, found by the version in each JDK home's `release` file. */
+const jdk25 = () => findJdks().find((j) => j.major === 25)?.java;
+const JAVA = fileURLToPath(new URL("./java/CaptureStateUtilBench.java", import.meta.url));
+const EXPORTS = ["--add-exports", "java.base/jdk.internal.foreign=ALL-UNNAMED"];
+
+/** The JDK 25 fork for `impl: "jdk25"`: the same libc call through the FFM Linker and CaptureStateUtil. */
+const onJdk25 = (benchmark) => ({
+  command: ({ impl }, o) =>
+    impl !== "jdk25"
+      ? undefined
+      : javaCommand(
+          JAVA,
+          [
+            benchmark,
+            String(nativeLibc().layout.F_GETFD),
+            String(o.warmup.iterations),
+            iterationArg(o.warmup, o.mode),
+            String(o.measurement.iterations),
+            iterationArg(o.measurement, o.mode),
+          ],
+          {
+            java: jdk25(),
+            javacArgs: EXPORTS,
+            jvmArgs: [...EXPORTS, "--enable-native-access=ALL-UNNAMED"],
+          },
+        ),
+});
+
+const unavailable = ({ impl }) => {
+  if (impl === "jdk25") {
+    if (process.platform !== "linux") return "the JDK 25 side calls Linux's fcntl: Linux only";
+    return jdk25()
+      ? undefined
+      : `no JDK 25 found (installed: ${
+          findJdks()
+            .map((j) => j.version)
+            .join(", ") || "none"
+        }): JDK 25 skipped`;
+  }
+  return nativeUnavailable();
+};
+
+/** One benchmark on both runtimes: `run` in Node (impl rafkit), the JDK 25 fork otherwise. */
+const both = (name, run) => ({ run, external: onJdk25(name), unavailable });
+
 /**
- * `CaptureStateUtilBench` (JDK-8347408): a system call through the adapter with the cached per-thread slot
- * (`tl*`), through the "explicit" adapter with a fresh `CaptureState` per call (`explicit*`), with no adapter
- * (`raw*`: koffi's function itself, errno left unread), and Node's idiomatic failure path: an `fs` call that
- * throws, caught (`nodeThrowFail`: `fs.fstatSync` on a closed fd, EBADF from the kernel as well).
+ * `CaptureStateUtilBench` (JDK-8347408) on `fcntl(fd, F_GETFD)`, on both runtimes (`impl`): through the
+ * adapter with the cached per-thread slot (`tl*`: rafkit's `adaptSystemCall`, JDK 25's
+ * `CaptureStateUtil.adaptSystemCall`), through the "explicit" path with a fresh capture state per call
+ * (`explicit*`: a `CaptureState`, or a confined arena's segment), and with no adapter (`raw*`: koffi's
+ * function itself, or the plain downcall handle; errno left unread).
  */
-export const CaptureStateUtil = defineSuite({
-  name: "CaptureStateUtil",
+export const CaptureStateUtilBench = defineSuite({
+  name: "CaptureStateUtilBench",
   description: "fcntl(fd, F_GETFD) on a valid fd (Success) and on -1 (Fail, EBADF)",
+  params: { impl: ["rafkit", "jdk25"] },
   state: captureState,
   teardown: { trial: (s) => s.file.dispose() },
   options: { unit: "ns" },
   benchmarks: {
-    explicitSuccess: {
-      run: (_bh, s) => s.native.explicit(new CaptureState(), s.fd, s.native.F_GETFD, 0),
-      unavailable: nativeUnavailable,
-    },
-    explicitFail: {
-      run: (_bh, s) => s.native.explicit(new CaptureState(), -1, s.native.F_GETFD, 0),
-      unavailable: nativeUnavailable,
-    },
-    tlSuccess: {
-      run: (_bh, s) => s.native.tl(s.fd, s.native.F_GETFD, 0),
-      unavailable: nativeUnavailable,
-    },
-    tlFail: {
-      run: (_bh, s) => s.native.tl(-1, s.native.F_GETFD, 0),
-      unavailable: nativeUnavailable,
-    },
-    rawSuccess: {
-      run: (_bh, s) => s.native.raw(s.fd, s.native.F_GETFD, 0),
-      unavailable: nativeUnavailable,
-    },
-    rawFail: {
-      run: (_bh, s) => s.native.raw(-1, s.native.F_GETFD, 0),
-      unavailable: nativeUnavailable,
-    },
-    nodeThrowFail(_bh) {
+    explicitFail: both("explicitFail", (_bh, s) =>
+      s.native.explicit(new CaptureState(), -1, s.native.F_GETFD, 0),
+    ),
+    explicitSuccess: both("explicitSuccess", (_bh, s) =>
+      s.native.explicit(new CaptureState(), s.fd, s.native.F_GETFD, 0),
+    ),
+    tlFail: both("tlFail", (_bh, s) => s.native.tl(-1, s.native.F_GETFD, 0)),
+    tlSuccess: both("tlSuccess", (_bh, s) => s.native.tl(s.fd, s.native.F_GETFD, 0)),
+    rawFail: both("rawFail", (_bh, s) => s.native.raw(-1, s.native.F_GETFD, 0)),
+    rawSuccess: both("rawSuccess", (_bh, s) => s.native.raw(s.fd, s.native.F_GETFD, 0)),
+  },
+});
+
+/**
+ * Node's idiomatic failure path, for scale: an `fs` call that throws, caught (`fs.fstatSync` on a closed
+ * fd: EBADF from the kernel too).
+ */
+export const NodeErrno = defineSuite({
+  name: "NodeErrno",
+  description: "fs.fstatSync on a closed fd, thrown and caught",
+  options: { unit: "ns" },
+  benchmarks: {
+    throwCatch() {
       try {
         return fstatSync(CLOSED_FD);
       } catch (error) {
@@ -96,6 +142,7 @@ export const CaptureStateUtil = defineSuite({
     },
   },
 });
+
 /** A 4-byte `pread` at offset 0 through each syscall-state backend: result or `-errno`, never a throw. */
 export const BackendPread = defineSuite({
   name: "BackendPread",
@@ -117,4 +164,4 @@ export const BackendPread = defineSuite({
   },
 });
 /** The syscall-state suites in run order. */
-export default [CaptureStateUtil, BackendPread];
+export default [CaptureStateUtilBench, NodeErrno, BackendPread];
