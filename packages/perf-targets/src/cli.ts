@@ -8,15 +8,15 @@ import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { type BenchmarkResult, parseJmhJson, renderChart, toJmhJson } from "@rafkit/bench";
 import { Command, Option } from "commander";
-import { benchCli, suiteModules } from "./suites";
 import {
   evaluateTargets,
   exactFilter,
   formatTargets,
-  TARGET_GROUPS,
-  type TargetGroup,
+  type TargetRun,
   targetRuns,
-} from "./targets";
+} from "./evaluate";
+import { benchCli, suiteModules } from "./suites";
+import { TARGET_GROUPS, type TargetGroup } from "./targets";
 
 interface TargetFlags {
   from: string[];
@@ -63,8 +63,7 @@ function readResults(file: string): BenchmarkResult[] {
 /** Runs the benchmarks of one target run through `rafkit-bench`; its table goes to stdout as it prints. */
 function runThroughHarness(
   modules: readonly string[],
-  benchmarks: readonly string[],
-  forks: number,
+  { benchmarks, forks, params }: TargetRun,
   flags: TargetFlags,
 ): BenchmarkResult[] {
   const dir = mkdtempSync(join(tmpdir(), "rafkit-perf-targets-"));
@@ -78,6 +77,7 @@ function runThroughHarness(
       benchCli(),
       ...modules.flatMap((m) => ["--suite", m]),
       exactFilter(benchmarks),
+      ...Object.entries(params).flatMap(([k, v]) => ["-p", `${k}=${v.join(",")}`]),
       ...["-f", String(forks), "-wi", o.warmupIterations, "-i", o.iterations],
       ...["-w", o.warmupTime, "-r", o.measurementTime],
       // Interleaved: the two sides of a ratio see the same machine, whatever it does meanwhile.
@@ -114,7 +114,7 @@ function targetsCommand(names: string[], flags: TargetFlags): void {
     const modules = selected.flatMap(suiteModules);
     results = [];
     for (const run of targetRuns(selected, forks)) {
-      results.push(...runThroughHarness(modules, run.benchmarks, run.forks, flags));
+      results.push(...runThroughHarness(modules, run, flags));
       process.stdout.write("\n");
     }
     if (flags.json) write(flags.json, toJmhJson(results));

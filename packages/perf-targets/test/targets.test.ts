@@ -11,17 +11,15 @@ import {
   toJmhJson,
 } from "@rafkit/bench";
 import { afterAll, describe, expect, it } from "vitest";
-import { suiteModules } from "../src/suites";
 import {
   evaluateTargets,
   exactFilter,
   formatTargets,
-  TARGET_FORKS,
-  TARGET_GROUPS,
-  TARGETS,
   targetBenchmarks,
   targetRuns,
-} from "../src/targets";
+} from "../src/evaluate";
+import { suiteModules } from "../src/suites";
+import { TARGET_FORKS, TARGET_GROUPS, TARGETS } from "../src/targets";
 
 const cli = fileURLToPath(new URL("../dist/cli.js", import.meta.url));
 const dir = mkdtempSync(join(tmpdir(), "rafkit-bench-targets-"));
@@ -39,59 +37,80 @@ function result(
   ]);
 }
 
+const byName = (outcomes: ReturnType<typeof evaluateTargets>, name: string) =>
+  outcomes.filter((o) => o.target.name === name);
+const capture = (m: string, score: number, impl = "rafkit") =>
+  result(`CaptureStateUtilBench.${m}`, score, { impl });
+
 describe("targets", () => {
   it("divide the named scores, pair them by params, and compare with the goal in the right direction", () => {
     const results = [
-      result("CaptureStateUtil.rawSuccess", 100),
-      result("CaptureStateUtil.tlSuccess", 104), // 1.04 <= 1.05: PASS
-      result("CaptureStateUtil.tlFail", 130), // 130/104 = 1.25 > 1.2: FAIL
-      result("CaptureStateUtil.nodeThrowFail", 1300), // 1300/130 = 10 >= 10: PASS
+      capture("rawSuccess", 100),
+      capture("tlSuccess", 104), // 1.04 <= 1.05: PASS
+      capture("tlFail", 130), // 130/104 = 1.25 > 1.2: FAIL
+      result("NodeErrno.throwCatch", 1300), // 1300/130 = 10 >= 10: PASS
       result("BackendPread.native", 300),
       result("BackendPread.node", 300), // 1.0, not > 1: FAIL
     ];
     const outcomes = evaluateTargets(results, ["syscall-state"]);
-    expect(outcomes.map((o) => [o.target.text, o.value, o.verdict])).toEqual([
-      ["tlSuccess within 1.05x of the raw call", 1.04, "PASS"],
-      ["tlFail within 1.2x of tlSuccess", 1.25, "FAIL"],
-      ["tlFail at least 10x faster than Node's throw/catch", 10, "PASS"],
-      ["4-byte pread: native faster than node backend", 1, "FAIL"],
+    expect(outcomes.map((o) => [o.target.name, o.value, o.verdict])).toEqual([
+      ["capture-success-near-raw", 1.04, "PASS"],
+      ["capture-fail-near-success", 1.25, "FAIL"],
+      ["capture-fail-beats-throw", 10, "PASS"],
+      ["native-pread-beats-node", 1, "FAIL"],
     ]);
+    // The gap: what rafkit's side must lose, in ns per op. 130 - 1.2 x 104 = 5.2; 300 - 300 / 1 = 0.
+    expect(outcomes[1]!.gap).toBeCloseTo(5.2, 9);
+    expect(outcomes[3]!.gap).toBe(0);
   });
 
-  it("pair ratio targets per parameter combination, converting units, and say n/a for a missing side", () => {
-    const results = [
-      result("RafRead.buffered", 2, { op: "readInt", kiloBytes: 1 }, { unit: "us" }),
-      result("RafRead.jdkBulk", 150_000, { op: "readInt", kiloBytes: 1 }), // ns: 75x the buffered 2 us
-      result("RafRead.buffered", 10, { op: "readInt", kiloBytes: 5 }, { unit: "us" }),
-    ];
-    const outcomes = evaluateTargets(results, ["raf"]).filter(
-      (o) => o.target.text === "buffered reads at least 50x faster than JDK one-call-per-primitive",
+  it("print the peer runtime's ratio beside rafkit's", () => {
+    const outcomes = evaluateTargets(
+      [
+        capture("tlSuccess", 100),
+        capture("tlFail", 110),
+        capture("tlSuccess", 2, "jdk25"),
+        capture("tlFail", 24, "jdk25"),
+      ],
+      ["syscall-state"],
     );
-    expect(outcomes).toHaveLength(2);
-    expect(outcomes[0]).toMatchObject({
-      params: "op=readInt,kiloBytes=1",
-      value: 75,
-      verdict: "PASS",
-    });
-    expect(outcomes[1]).toMatchObject({
-      params: "op=readInt,kiloBytes=5",
-      verdict: "n/a",
-      note: "RafRead.jdkBulk: no result",
-    });
-    expect(outcomes[1]!.value).toBeNaN();
+    const [fail] = byName(outcomes, "capture-fail-near-success");
+    expect(fail).toMatchObject({ value: 1.1, peer: 12, verdict: "PASS" });
+    expect(byName(outcomes, "capture-success-near-raw")[0]!.verdict).toBe("n/a"); // no raw call ran
+    const text = formatTargets(outcomes);
+    expect(text).toMatch(/capture-fail-near-success\s+1\.10x\s+<= 1\.2x\s+JDK 25 12\.00x\s+PASS/);
+  });
+
+  it("pair seed-shaped sides per method and free params, converting units, with alternatives for a peer", () => {
+    const raf = (m: string, impl: string, kiloBytes: number, score: number, unit = "us") =>
+      result(`RandomAccessFileBenchmark.${m}`, score, { kiloBytes, impl }, { unit: unit as "us" });
+    const results = [
+      raf("readInt", "rafkitUnbuffered", 1, 100),
+      raf("readInt", "jdk25", 1, 90_000, "ns"), // 100 us / 90 us = 1.11 <= 1.25
+      raf("readLong", "rafkitUnbuffered", 1, 100),
+      raf("readLong", "jdk17Emulated", 1, 50), // the fallback peer: 2x > 1.25
+      raf("readInt", "rafkitUnbuffered", 5, 100),
+    ];
+    const outcomes = byName(evaluateTargets(results, ["raf"]), "unbuffered-native-near-jdk25");
+    expect(outcomes.map((o) => [o.params, Number(o.value.toFixed(3)), o.verdict])).toEqual([
+      ["readInt,kiloBytes=1", 1.111, "PASS"],
+      ["readLong,kiloBytes=1", 2, "FAIL"],
+      ["readInt,kiloBytes=5", Number.NaN, "n/a"],
+    ]);
+    expect(outcomes[1]!.gap).toBeCloseTo((100 - 1.25 * 50) * 1000, 6); // in ns
+    expect(outcomes[2]!.note).toBe(
+      "RandomAccessFileBenchmark.*{impl=jdk25|jdk17Emulated}: no result",
+    );
   });
 
   it("pair ratio sides whatever order their params are listed in", () => {
-    // A file edited or written by another tool may list the params in another order.
     const results = [
-      result("RafRead.jdkBulk", 150_000, { op: "readInt", kiloBytes: 1 }),
-      result("RafRead.buffered", 2_000, { kiloBytes: 1, op: "readInt" }),
+      result("RandomAccessFileReadBenchmark.readInt", 1000, { impl: "jdk25", kiloBytes: 1 }),
+      result("RandomAccessFileReadBenchmark.readInt", 100, { kiloBytes: 1, impl: "rafkit" }),
     ];
-    const outcomes = evaluateTargets(results, ["raf"]).filter(
-      (o) => o.target.text === "buffered reads at least 50x faster than JDK one-call-per-primitive",
-    );
+    const outcomes = byName(evaluateTargets(results, ["raf"]), "open-read-close-beats-jdk25");
     expect(outcomes.map((o) => [o.params, o.value, o.verdict])).toEqual([
-      ["op=readInt,kiloBytes=1", 75, "PASS"],
+      ["readInt,kiloBytes=1", 10, "PASS"],
     ]);
   });
 
@@ -100,99 +119,115 @@ describe("targets", () => {
       buildResult(b, params, resolveOptions({ unit: "ns" }), [[0, 0, 0]]);
     const outcomes = evaluateTargets(
       [
-        result("CaptureStateUtil.nodeThrowFail", 1000),
-        zero("CaptureStateUtil.tlFail"), // 1000 / 0 = Infinity would pass ">= 10"
-        zero("CaptureStateUtil.tlSuccess"), // 0 / 100 = 0 would pass "<= 1.05"
-        result("CaptureStateUtil.rawSuccess", 100),
+        result("NodeErrno.throwCatch", 1000),
+        zero("CaptureStateUtilBench.tlFail", { impl: "rafkit" }), // 1000 / 0 = Infinity would pass ">= 10"
+        zero("CaptureStateUtilBench.tlSuccess", { impl: "rafkit" }), // 0 / 100 = 0 would pass "<= 1.05"
+        capture("rawSuccess", 100),
         zero("BitsModifiedUtf8.modifiedUtf8", { length: 16 }), // 16 B in 0 ns = Infinity MB/s
       ],
       ["syscall-state", "bits"],
     );
-    const byText = (t: string) => outcomes.find((o) => o.target.text.startsWith(t))!;
-    for (const t of ["tlFail at least 10x", "tlSuccess within 1.05x", "ASCII modified-UTF-8"]) {
-      expect(byText(t).verdict).toBe("n/a");
-      expect(byText(t).note).toMatch(/0 or infinite/);
+    for (const name of [
+      "capture-fail-beats-throw",
+      "capture-success-near-raw",
+      "bits-utf8-decode-rate",
+    ]) {
+      expect(byName(outcomes, name)[0]!.verdict).toBe("n/a");
+      expect(byName(outcomes, name)[0]!.note).toMatch(/0 or infinite/);
     }
     expect(formatTargets(outcomes)).toMatch(/0 PASS, /);
   });
 
   it("make no pair when a side has two results (two runs' files): n/a, not the first found", () => {
-    const outcomes = evaluateTargets(
-      [
-        result("BackendPread.node", 500),
-        result("BackendPread.native", 200),
-        result("BackendPread.native", 900),
-      ],
-      ["syscall-state"],
-    ).filter((o) => o.target.text.startsWith("4-byte pread"));
+    const outcomes = byName(
+      evaluateTargets(
+        [
+          result("BackendPread.node", 500),
+          result("BackendPread.native", 200),
+          result("BackendPread.native", 900),
+        ],
+        ["syscall-state"],
+      ),
+      "native-pread-beats-node",
+    );
     expect(outcomes).toMatchObject([
       { verdict: "n/a", note: "BackendPread.native: 2 results; give one run's" },
     ]);
   });
 
-  it("read rates from the bandwidth metric or from the params", () => {
+  it("read rates from the bandwidth metric or from the params, with the gap of a slow one", () => {
     const results = [
-      result("RafBulk.readInts", 0, {}, {}),
+      buildResult(
+        "RafBulk.readInts",
+        {},
+        resolveOptions({ unit: "us", bytesPerOperation: 1 << 20 }),
+        [
+          [1048.576, 1048.576, 1048.576], // 1 MiB in 1048.576 us = 1 GB/s exactly
+        ],
+      ),
       result("BitsModifiedUtf8.modifiedUtf8", 2, { length: 1024 }), // 1024 B in 2 ns = 512 GB/s
       result("BitsModifiedUtf8.modifiedUtf8", 100, { length: 16 }), // 16 B / 100 ns = 160 MB/s
     ];
-    results[0] = buildResult(
-      "RafBulk.readInts",
-      {},
-      resolveOptions({ unit: "us", bytesPerOperation: 1 << 20 }),
-      [[1048.576, 1048.576, 1048.576]], // 1 MiB in 1048.576 us = 1 GB/s exactly
-    );
-    const byText = (t: string) =>
-      evaluateTargets(results).filter((o) => o.target.text.startsWith(t));
-    expect(byText("bulk readInts")).toMatchObject([{ verdict: "PASS" }]);
-    expect(byText("bulk readInts")[0]!.value).toBeCloseTo(1, 12);
-    const utf8 = byText("ASCII modified-UTF-8");
+    const outcomes = evaluateTargets(results, TARGET_GROUPS);
+    const bulk = byName(outcomes, "bulk-read-rate");
+    expect(bulk).toMatchObject([{ verdict: "PASS" }]);
+    expect(bulk[0]!.value).toBeCloseTo(1, 12);
+    const utf8 = byName(outcomes, "bits-utf8-decode-rate");
     expect(utf8.map((o) => [o.params, Math.round(o.value), o.verdict])).toEqual([
-      ["length=1024", 512_000, "PASS"],
+      ["length=1024", 512000, "PASS"],
       ["length=16", 160, "FAIL"],
     ]);
-    expect(byText("bulk BE Int32")).toMatchObject([{ verdict: "n/a" }]);
+    // 16 B at 300 MB/s takes 53.3 ns: 100 - 53.3 = 46.7 ns to cut.
+    expect(utf8[1]!.gap).toBeCloseTo(100 - 16 / 0.3, 9);
+    expect(byName(outcomes, "bits-bulk-decode-rate")).toMatchObject([{ verdict: "n/a" }]);
   });
 
-  it("print a table with each target's value, goal and verdict, and a summary", () => {
+  it("print a table, every FAIL with its floor and gap, and a PASS/FAIL count", () => {
     const text = formatTargets(
       evaluateTargets(
         [
           result("RafAsync.asyncBuffered", 10, { op: "readInt", kiloBytes: 1 }),
-          result("RafAsync.syncBuffered", 2, { op: "readInt", kiloBytes: 1 }),
+          result("RafAsync.awaitPerInt", 2, { op: "readInt", kiloBytes: 1 }),
         ],
         ["raf-async"],
       ),
     );
     expect(text).toMatch(
-      /async buffered within 3x of sync buffered\s+asyncBuffered \/ syncBuffered\s+op=readInt,kiloBytes=1\s+5\.00x\s+<= 3x\s+FAIL/,
+      /async-near-await-floor\s+kiloBytes=1,op=readInt\s+5\.00x\s+<= 1\.5x\s+FAIL/,
     );
     expect(text).toMatch(/n\/a \(RafAsync\.fileHandle: no result\)/);
-    expect(text).toMatch(/0 PASS, 1 FAIL, 2 n\/a$/);
+    expect(text).toContain(
+      "FAIL async-near-await-floor (kiloBytes=1,op=readInt): async buffered within 1.5x of one await per primitive, reads and writes; floor: a loop awaiting an already-resolved value per int (awaitPerInt); gap: 7.0 ns/op to cut",
+    );
+    expect(text).toMatch(/0 PASS, 1 FAIL, 3 n\/a$/);
   });
 
-  it("name only benchmarks that the built-in suites declare, and select exactly them", async () => {
+  it("name only benchmarks that the suites declare, and select exactly them", async () => {
     const suites = (
       await Promise.all(TARGET_GROUPS.flatMap(suiteModules).map((m) => loadSuiteModule(m)))
     ).flat();
     const ids = targetBenchmarks(TARGET_GROUPS);
-    expect(ids).toContain("RafRead.jdkBulk");
+    expect(ids).toContain("RandomAccessFileReadBenchmark.readInt");
     const planned = new Set(planBenchmarks(suites, { filter: exactFilter(ids) }).map((p) => p.id));
     expect([...planned].sort()).toEqual([...ids].sort());
     expect(new RegExp(exactFilter(["A.b"])).test("A.bc")).toBe(false);
-    expect(TARGETS.every((t) => TARGET_GROUPS.includes(t.group))).toBe(true);
+    expect(new Set(TARGETS.map((t) => t.name)).size).toBe(TARGETS.length);
+    expect(TARGETS.every((t) => /^[a-z0-9]+(-[a-z0-9]+)+$/.test(t.name))).toBe(true);
   });
 
-  it("run each benchmark once, with the most forks any of its targets asks for, unless -f says", () => {
+  it("run each suite's benchmarks once, with the most forks any target asks for and the impls they fix", () => {
     const runs = targetRuns(["bits"]);
-    expect(runs.map((r) => r.forks)).toEqual([TARGET_FORKS, 6]);
-    expect(runs[1]?.benchmarks.sort()).toEqual(["BitsSet.bigEndian", "BitsSet.dataView"]);
-    expect(runs[0]?.benchmarks).toContain("BitsGet.dataView");
+    expect(runs.map((r) => r.forks)).toEqual([TARGET_FORKS, TARGET_FORKS, TARGET_FORKS, 6]);
+    expect(runs.at(-1)?.benchmarks.sort()).toEqual(["BitsSet.bigEndian", "BitsSet.dataView"]);
     const all = runs.flatMap((r) => r.benchmarks);
     expect(all.sort()).toEqual(targetBenchmarks(["bits"]).sort()); // each once
-    expect(targetRuns(["syscall-state"]).map((r) => r.forks)).toEqual([TARGET_FORKS]);
-    const given = targetRuns(TARGET_GROUPS, 3);
-    expect(given).toEqual([{ forks: 3, benchmarks: targetBenchmarks(TARGET_GROUPS) }]);
+    const raf = targetRuns(["raf"]).find((r) =>
+      r.benchmarks.includes("RandomAccessFileBenchmark.readInt"),
+    );
+    expect(raf?.params.impl?.sort()).toEqual(
+      ["floor", "jdk17Emulated", "jdk25", "pointerOnly", "rafkit", "rafkitUnbuffered"].sort(),
+    );
+    expect(targetRuns(TARGET_GROUPS, 3).every((r) => r.forks === 3)).toBe(true);
   });
 });
 
@@ -216,14 +251,17 @@ describe("perf-targets", () => {
       toJmhJson([
         result("BackendPread.native", 200),
         result("BackendPread.node", 500),
-        result("CaptureStateUtil.tlSuccess", 100),
-        result("CaptureStateUtil.rawSuccess", 50),
+        capture("tlSuccess", 100),
+        capture("rawSuccess", 50),
       ]),
     );
     const plain = await run("syscall-state", "--from", file);
     expect(plain.code).toBe(0);
-    expect(plain.stdout).toMatch(/node \/ native\s+2\.50x\s+> 1x\s+PASS/);
-    expect(plain.stdout).toMatch(/tlSuccess \/ rawSuccess\s+2\.00x\s+<= 1\.05x\s+FAIL/);
+    expect(plain.stdout).toMatch(/native-pread-beats-node\s+2\.50x\s+> 1x\s+PASS/);
+    expect(plain.stdout).toMatch(/capture-success-near-raw\s+2\.00x\s+<= 1\.05x\s+JDK 25 -\s+FAIL/);
+    expect(plain.stdout).toMatch(
+      /floor: the raw koffi call \(rawSuccess\); gap: 47\.5 ns\/op to cut/,
+    );
     const strict = await run("syscall-state", "--from", file, "--strict");
     expect(strict.code).toBe(1);
   });
@@ -244,8 +282,8 @@ describe("perf-targets", () => {
       json,
     );
     expect(code).toBe(0);
-    expect(stdout).toMatch(/^Benchmark\s+Mode\s+Cnt\s+Score/);
-    expect(stdout).toMatch(/CaptureStateUtil\.tlFail\s+avgt\s+3/);
+    expect(stdout).toMatch(/^Benchmark\s+\(impl\)\s+Mode\s+Cnt\s+Score/);
+    expect(stdout).toMatch(/CaptureStateUtilBench\.tlFail\s+rafkit\s+avgt\s+3/);
     expect(stdout).not.toMatch(/explicitSuccess/); // only what the targets need
     expect(stdout).toMatch(/\d+ PASS, \d+ FAIL, 0 n\/a/);
   });

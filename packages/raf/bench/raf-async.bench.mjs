@@ -166,5 +166,44 @@ export const RafAsync = defineSuite({
     },
   },
 });
-/** The async raf suite. */
-export default [RafAsync];
+const MIB = 1 << 20;
+
+/**
+ * Async bulk: `await readInts` of 1 MiB into an `Int32Array` after `await seek(0)`, rafkit defaults (the
+ * read bypasses the window). `·bandwidth` gives GB/s.
+ */
+export const RafAsyncBulk = defineSuite({
+  name: "RafAsyncBulk",
+  description: "await seek(0) + await readInts of 1 MiB per op; reports ·bandwidth in GB/s",
+  state: async () => {
+    const dir = mkdtempSync(join(tmpdir(), "rafkit-bench-async-bulk-"));
+    const path = join(dir, "data.bin");
+    writeFileSync(path, randomFillSync(new Uint8Array(MIB)));
+    const file = AsyncRandomAccessFile
+      ? await AsyncRandomAccessFile.open(path, "r", {
+          backend: isNativeAvailable() ? "native" : "node",
+        })
+      : undefined;
+    return { dir, path, file, ints: new Int32Array(MIB / 4) };
+  },
+  teardown: {
+    async trial(s) {
+      await s.file?.close();
+      rmSync(s.dir, { recursive: true, force: true });
+    },
+  },
+  options: { unit: "us", bytesPerOperation: MIB },
+  benchmarks: {
+    readInts: {
+      async run(_bh, s) {
+        await s.file.seek(0);
+        await s.file.readInts(s.ints);
+        return s.ints[s.ints.length - 1];
+      },
+      unavailable: asyncUnavailable,
+    },
+  },
+});
+
+/** The async raf suites. */
+export default [RafAsync, RafAsyncBulk];
