@@ -5,15 +5,22 @@ import { type AnySuite, type ParamValues, runBenchmarks } from "@rafkit/bench";
 import { describe, expect, it } from "vitest";
 import { benchmarkEntry, benchmarkFn, recorder, suitesOf } from "./helpers";
 
-const { RafRead, RafWrite, RafBulk } = await suitesOf("raf", ["RafRead", "RafWrite", "RafBulk"]);
-const { RafAsync } = await suitesOf("raf-async", ["RafAsync"]);
-const { CaptureStateUtil, BackendPread } = await suitesOf("syscall-state", [
-  "CaptureStateUtil",
+const { RandomAccessFileBenchmark, RandomAccessFileReadBenchmark, RafBulk } = await suitesOf(
+  "raf",
+  ["RandomAccessFileBenchmark", "RandomAccessFileReadBenchmark", "RafBulk"],
+);
+const { RafAsync, RafAsyncBulk } = await suitesOf("raf-async", ["RafAsync", "RafAsyncBulk"]);
+const { CaptureStateUtilBench, NodeErrno, BackendPread } = await suitesOf("syscall-state", [
+  "CaptureStateUtilBench",
+  "NodeErrno",
   "BackendPread",
 ]);
 
+/** The `impl` values of a suite that run in Node (the others are JDKs, external forks). */
+const nodeImpls = (suite: AnySuite) =>
+  ((suite.params?.impl ?? []) as string[]).filter((impl) => !impl.startsWith("jdk"));
+
 type AnyState = Record<string, unknown> & {
-  files?: { path: string };
   path?: string;
   values: ArrayLike<number | bigint>;
 };
@@ -28,10 +35,10 @@ async function runOnce(suite: AnySuite, name: string, params: ParamValues) {
   await suite.setup?.iteration?.(state, params);
   const bh = recorder();
   const returned = await benchmarkFn(suite, name)(bh, state, params);
-  const path = state.files?.path ?? state.path;
+  const path = state?.path;
   const bytes = path ? new Uint8Array(readFileSync(path)) : undefined;
-  const values = Array.from(state.values ?? []);
-  const memory = state.bytes instanceof Uint8Array ? state.bytes.slice() : undefined;
+  const values = Array.from(state?.values ?? []);
+  const memory = state?.bytes instanceof Uint8Array ? state.bytes.slice() : undefined;
   await suite.teardown?.iteration?.(state, params);
   await suite.teardown?.trial?.(state, params);
   return { consumed: bh.values, returned, bytes, values, memory };
@@ -57,33 +64,66 @@ function decode(bytes: Uint8Array, primitive: string): (number | bigint)[] {
 }
 
 describe("the @rafkit/raf suites compare like with like", () => {
+  it("RandomAccessFileBenchmark and RandomAccessFileReadBenchmark have the JDK's methods and params", () => {
+    expect(Object.keys(RandomAccessFileBenchmark.benchmarks).sort()).toEqual([
+      "readInt",
+      "readLong",
+      "readShort",
+      "writeInt",
+      "writeLong",
+      "writeShort",
+    ]);
+    expect(Object.keys(RandomAccessFileReadBenchmark.benchmarks).sort()).toEqual([
+      "readInt",
+      "readLong",
+      "readShort",
+    ]);
+    expect(RandomAccessFileBenchmark.params?.kiloBytes).toEqual([1, 5]);
+    expect(RandomAccessFileBenchmark.options?.unit).toBe("us");
+    expect(nodeImpls(RandomAccessFileBenchmark)).toEqual([
+      "rafkit",
+      "rafkitUnbuffered",
+      "rafkitUnbufferedNode",
+      "nodeFs",
+      "floor",
+      "pointerOnly",
+    ]);
+    expect(RandomAccessFileBenchmark.params?.impl).toContain("jdk17");
+  });
+
   for (const op of ["readShort", "readInt", "readLong"]) {
-    it(`RafRead: every variant reads the file's values (${op})`, async () => {
-      const params = { op, kiloBytes: 1 };
-      const names = nodeBenchmarks(RafRead);
-      expect(names).toEqual([
-        "buffered",
-        "unbufferedNative",
-        "unbufferedNode",
-        "nodeFs",
-        "floor",
-        "pointerOnly",
-      ]);
-      for (const name of names) {
-        const { consumed, bytes } = await runOnce(RafRead, name, params);
-        expect(consumed, name).toHaveLength(1024 / WIDTH[op.slice(4)]!);
-        expect(consumed, name).toEqual(decode(bytes!, op.slice(4)));
+    it(`RandomAccessFileBenchmark: every Node impl reads the file's values (${op})`, async () => {
+      for (const impl of nodeImpls(RandomAccessFileBenchmark)) {
+        const { consumed, bytes } = await runOnce(RandomAccessFileBenchmark, op, {
+          impl,
+          kiloBytes: 1,
+        });
+        expect(consumed, impl).toHaveLength(1024 / WIDTH[op.slice(4)]!);
+        expect(consumed, impl).toEqual(decode(bytes!, op.slice(4)));
+      }
+    });
+
+    it(`RandomAccessFileReadBenchmark: every Node impl opens, reads the whole file and closes (${op})`, async () => {
+      for (const impl of nodeImpls(RandomAccessFileReadBenchmark)) {
+        const { consumed, bytes } = await runOnce(RandomAccessFileReadBenchmark, op, {
+          impl,
+          kiloBytes: 5,
+        });
+        expect(consumed, impl).toHaveLength(5120 / WIDTH[op.slice(4)]!);
+        expect(consumed, impl).toEqual(decode(bytes!, op.slice(4)));
       }
     });
   }
 
   for (const op of ["writeShort", "writeInt", "writeLong"]) {
-    it(`RafWrite: every variant leaves the values on disk, big-endian (${op})`, async () => {
-      const params = { op, kiloBytes: 1 };
-      for (const name of nodeBenchmarks(RafWrite)) {
-        const { bytes, values } = await runOnce(RafWrite, name, params);
-        expect(values.length, name).toBe(1024 / WIDTH[op.slice(5)]!);
-        expect(decode(bytes!, op.slice(5)), name).toEqual(values);
+    it(`RandomAccessFileBenchmark: every Node impl leaves the values on disk, big-endian (${op})`, async () => {
+      for (const impl of nodeImpls(RandomAccessFileBenchmark)) {
+        const { bytes, values } = await runOnce(RandomAccessFileBenchmark, op, {
+          impl,
+          kiloBytes: 1,
+        });
+        expect(values.length, impl).toBe(1024 / WIDTH[op.slice(5)]!);
+        expect(decode(bytes!, op.slice(5)), impl).toEqual(values);
       }
     });
   }
@@ -108,6 +148,20 @@ describe("the @rafkit/raf suites compare like with like", () => {
     }
   });
 
+  it("RafAsyncBulk: readInts decodes the file's ints", async () => {
+    const state = (await RafAsyncBulk.state!({})) as unknown as { ints: Int32Array; path: string };
+    try {
+      const expected = Int32Array.from(
+        decode(new Uint8Array(readFileSync(state.path)), "Int") as number[],
+      );
+      const returned = await benchmarkFn(RafAsyncBulk, "readInts")(recorder(), state as never, {});
+      expect(returned).toBe(expected.at(-1));
+      expect(Buffer.from(state.ints.buffer).equals(Buffer.from(expected.buffer))).toBe(true);
+    } finally {
+      await RafAsyncBulk.teardown!.trial!(state as never, {});
+    }
+  });
+
   it("RafAsync: every variant reads the same ints, and leaves the same ints on disk", async () => {
     for (const op of ["readInt", "writeInt"]) {
       for (const name of nodeBenchmarks(RafAsync)) {
@@ -129,11 +183,12 @@ describe("the @rafkit/raf suites compare like with like", () => {
 });
 
 describe("the @rafkit/syscall-state suites", () => {
-  it("CaptureStateUtil: success and failure give the same answers on every path", async () => {
+  it("CaptureStateUtilBench: success and failure give the same answers on every path", async () => {
     const got: Record<string, unknown> = {};
-    for (const name of Object.keys(CaptureStateUtil.benchmarks)) {
-      got[name] = (await runOnce(CaptureStateUtil, name, {})).returned;
+    for (const name of Object.keys(CaptureStateUtilBench.benchmarks)) {
+      got[name] = (await runOnce(CaptureStateUtilBench, name, { impl: "rafkit" })).returned;
     }
+    got.throwCatch = (await runOnce(NodeErrno, "throwCatch", {})).returned;
     const EBADF = constants.errno.EBADF;
     // fcntl(fd, F_GETFD) returns the descriptor flags: FD_CLOEXEC (1), as Node opens files.
     expect(got.rawSuccess).toBe(1);
@@ -142,7 +197,13 @@ describe("the @rafkit/syscall-state suites", () => {
     expect(got.rawFail).toBe(-1);
     expect(got.tlFail).toBe(-EBADF);
     expect(got.explicitFail).toBe(-EBADF);
-    expect(got.nodeThrowFail).toBe(-EBADF); // Node's errno is negative
+    expect(got.throwCatch).toBe(-EBADF); // Node's errno is negative
+    expect(Object.keys(CaptureStateUtilBench.benchmarks).slice(0, 4)).toEqual([
+      "explicitFail",
+      "explicitSuccess",
+      "tlFail",
+      "tlSuccess",
+    ]);
   });
 
   it("BackendPread: both backends read 4 bytes", async () => {
@@ -154,15 +215,24 @@ describe("the @rafkit/syscall-state suites", () => {
 
 describe("the I/O suites run in the harness", () => {
   it.each([
-    ["CaptureStateUtil", CaptureStateUtil, {}],
+    ["CaptureStateUtilBench", CaptureStateUtilBench, { impl: ["rafkit"] }],
+    ["NodeErrno", NodeErrno, {}],
     ["BackendPread", BackendPread, {}],
-    ["RafRead", RafRead, { op: ["readInt"], kiloBytes: ["1"] }],
-    ["RafWrite", RafWrite, { op: ["writeLong"], kiloBytes: ["1"] }],
+    [
+      "RandomAccessFileBenchmark",
+      RandomAccessFileBenchmark,
+      { impl: ["rafkit", "floor"], kiloBytes: ["1"] },
+    ],
+    [
+      "RandomAccessFileReadBenchmark",
+      RandomAccessFileReadBenchmark,
+      { impl: ["rafkit"], kiloBytes: ["1"] },
+    ],
     ["RafBulk", RafBulk, {}],
     ["RafAsync", RafAsync, { op: ["writeInt"], kiloBytes: ["1"] }],
+    ["RafAsyncBulk", RafAsyncBulk, {}],
   ] as [string, AnySuite, Record<string, string[]>][])("%s", async (_name, suite, params) => {
     const report = await runBenchmarks([suite], {
-      filter: "^(?!.*\\.jdk)",
       params,
       overrides: {
         forks: 0,
@@ -172,6 +242,7 @@ describe("the I/O suites run in the harness", () => {
     });
     expect(report.failures).toEqual([]);
     expect(report.skipped).toEqual([]);
-    expect(report.results).toHaveLength(nodeBenchmarks(suite).length);
+    const combos = Object.values(params).reduce((n, v) => n * v.length, 1);
+    expect(report.results).toHaveLength(Object.keys(suite.benchmarks).length * combos);
   });
 });
