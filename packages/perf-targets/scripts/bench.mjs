@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 // `pnpm bench`'s last step: every target evaluated on the runs the packages' own `bench` tasks just wrote
-// (packages/{bits,syscall-state,raf}/bench-results/*.json), then the comparison charts, into bench-results/.
+// (packages/{bits,syscall-state,raf}/bench-results/*.json), the seeds' tables and charts (perf-seeds --from),
+// then the comparison charts, into bench-results/.
 import { execFileSync } from "node:child_process";
 import { existsSync } from "node:fs";
 import { createRequire } from "node:module";
@@ -35,6 +36,15 @@ const run = (script, ...args) => {
 console.log("\n== targets");
 run(cli, ...Object.values(runs).flatMap((f) => ["--from", f]));
 
+console.log("\n== the seeds: JDK 17, JDK 25 and rafkit");
+run(
+  fileURLToPath(new URL("../dist/seeds.js", import.meta.url)),
+  "--from",
+  runs.raf,
+  "--from",
+  runs["syscall-state"],
+);
+
 for (const [file, baseline, candidate, chart] of [
   ["bits", "BitsGet.dataView", "BitsGet.bigEndian", "get-dataview-vs-bits"],
   ["bits", "BitsSet.dataView", "BitsSet.bigEndian", "set-dataview-vs-bits"],
@@ -45,25 +55,7 @@ for (const [file, baseline, candidate, chart] of [
     "BitsModifiedUtf8.modifiedUtf8",
     "utf8-textdecoder-vs-bits",
   ],
-  [
-    "syscall-state",
-    "CaptureStateUtil.explicitSuccess",
-    "CaptureStateUtil.tlSuccess",
-    "capture-explicit-vs-tl-success",
-  ],
-  [
-    "syscall-state",
-    "CaptureStateUtil.nodeThrowFail",
-    "CaptureStateUtil.tlFail",
-    "capture-node-throw-vs-tl-fail",
-  ],
   ["syscall-state", "BackendPread.node", "BackendPread.native", "pread-node-vs-native"],
-  ["raf", "RafRead.jdkStock", "RafRead.jdkBulk", "raf-read-jdk-stock-vs-bulk"],
-  ["raf", "RafRead.jdkBulk", "RafRead.buffered", "raf-read-jdk-vs-buffered"],
-  ["raf", "RafWrite.jdkBulk", "RafWrite.buffered", "raf-write-jdk-vs-buffered"],
-  ["raf", "RafRead.jdkBulk", "RafRead.unbufferedNative", "raf-read-jdk-vs-unbuffered"],
-  ["raf", "RafRead.nodeFs", "RafRead.buffered", "raf-read-nodefs-vs-buffered"],
-  ["raf", "RafAsync.fileHandle", "RafAsync.asyncBuffered", "raf-async-filehandle-vs-async"],
 ]) {
   console.log("");
   run(

@@ -17,7 +17,7 @@ import { seedTables } from "./seed-tables";
 import { benchCli, suiteModules } from "./suites";
 
 interface SeedFlags {
-  from?: string;
+  from: string[];
   out: string;
   forks: string;
   warmupIterations: string;
@@ -71,8 +71,8 @@ function chartOf(results: readonly BenchmarkResult[], suite: string, title: stri
 async function seeds(flags: SeedFlags): Promise<void> {
   mkdirSync(flags.out, { recursive: true });
   let results: BenchmarkResult[];
-  if (flags.from) {
-    results = parseJmhJson(readFileSync(flags.from, "utf8"));
+  if (flags.from.length > 0) {
+    results = flags.from.flatMap((f) => parseJmhJson(readFileSync(f, "utf8")));
   } else {
     const [raf] = suiteModules("raf");
     const [syscall] = suiteModules("syscall-state");
@@ -118,7 +118,12 @@ new Command("perf-seeds")
   .description(
     "the seeds' benchmarks with JDK 17, JDK 25 and rafkit: tables, SVG charts and JMH JSON",
   )
-  .option("--from <file>", "redraw from a saved seeds.json instead of running")
+  .option(
+    "--from <file>",
+    "redraw from saved results (seeds.json, or the packages' bench-results) instead of running (repeatable)",
+    (v: string, prev: string[]) => [...prev, v],
+    [] as string[],
+  )
   .option("--out <dir>", "where the JSON, SVG and markdown go", "bench-results")
   .option("-f, --forks <n>", "forks per benchmark", "2")
   .option("--warmup-iterations <n>", "warmup iterations", "3")
