@@ -15,7 +15,7 @@ import {
   type TargetRun,
   targetRuns,
 } from "./evaluate";
-import { benchCli, suiteModules } from "./suites";
+import { benchCli, kvCli, suiteModules } from "./suites";
 import { TARGET_GROUPS, type TargetGroup } from "./targets";
 
 interface TargetFlags {
@@ -96,6 +96,25 @@ function runThroughHarness(
   }
 }
 
+/** `rafkv <scratch> bench --out <dir>` with its defaults; its summary goes to stdout as it prints. */
+function runKvBench(): BenchmarkResult[] {
+  const dir = mkdtempSync(join(tmpdir(), "rafkit-perf-targets-kv-"));
+  try {
+    const out = join(dir, "out");
+    const run = spawnSync(process.execPath, [kvCli(), join(dir, "stores"), "bench", "--out", out], {
+      stdio: ["ignore", "inherit", "inherit"],
+    });
+    if (run.status !== 0) process.exitCode = 1;
+    try {
+      return parseJmhJson(readFileSync(join(out, "bench.json"), "utf8"));
+    } catch {
+      return [];
+    }
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
 function targetsCommand(names: string[], flags: TargetFlags): void {
   const groups = names.length === 0 || names.includes("all") ? [...TARGET_GROUPS] : names;
   for (const g of groups) {
@@ -113,10 +132,14 @@ function targetsCommand(names: string[], flags: TargetFlags): void {
       fail(`forks must be an integer >= 0, got ${JSON.stringify(flags.forks)}`);
     const modules = selected.flatMap(suiteModules);
     results = [];
-    for (const run of targetRuns(selected, forks)) {
+    for (const run of targetRuns(
+      selected.filter((g) => g !== "kv"),
+      forks,
+    )) {
       results.push(...runThroughHarness(modules, run, flags));
       process.stdout.write("\n");
     }
+    if (selected.includes("kv")) results.push(...runKvBench());
     if (flags.json) write(flags.json, toJmhJson(results));
     if (flags.chart)
       write(flags.chart, renderChart(results, flags.title ? { title: flags.title } : {}));

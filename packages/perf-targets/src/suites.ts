@@ -23,7 +23,14 @@ export function suiteModules(group: TargetGroup): string[] {
       return [join(packageDir("@rafkit/raf"), "bench", "raf.bench.mjs")];
     case "raf-async":
       return [join(packageDir("@rafkit/raf"), "bench", "raf-async.bench.mjs")];
+    case "kv":
+      return []; // not a suite module: `rafkv bench` (see `kvCli`)
   }
+}
+
+/** `rafkv`'s command-line entry, whose `bench` command measures rafkv against lmdb and classic-level. */
+export function kvCli(): string {
+  return join(packageDir("@rafkit/kv-example"), "dist", "cli.js");
 }
 
 /** The harness's command-line entry (`rafkit-bench`). */

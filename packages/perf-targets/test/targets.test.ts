@@ -182,6 +182,30 @@ describe("targets", () => {
     expect(byName(outcomes, "bits-bulk-decode-rate")).toMatchObject([{ verdict: "n/a" }]);
   });
 
+  it("judge rafkv against lmdb and classic-level on rafkv bench's throughputs (ops/s)", () => {
+    const ycsb = (phase: string, engine: string, opsPerSecond: number) =>
+      buildResult(`ycsb.${phase}`, { engine }, resolveOptions({ mode: "thrpt", unit: "s" }), [
+        [opsPerSecond, opsPerSecond, opsPerSecond],
+      ]);
+    const outcomes = evaluateTargets(
+      [
+        ycsb("C", "rafkv", 3_000_000),
+        ycsb("C", "lmdb", 1_000_000),
+        ycsb("C", "classic-level", 500_000),
+        ycsb("load", "rafkv", 200_000),
+        ycsb("load", "lmdb", 250_000),
+      ],
+      ["kv"],
+    );
+    const got = (name: string) =>
+      byName(outcomes, name).map((o) => [o.params, Number(o.value.toFixed(2)), o.verdict]);
+    expect(got("kv-reads-match-lmdb")).toEqual([["C", 3, "PASS"]]);
+    expect(got("kv-reads-beat-classic-level")).toEqual([["C", 6, "PASS"]]);
+    expect(got("kv-writes-match-lmdb")).toEqual([["load", 0.8, "FAIL"]]);
+    // rafkv's load: 5000 ns per op against lmdb's 4000: 1000 ns to cut.
+    expect(byName(outcomes, "kv-writes-match-lmdb")[0]!.gap).toBeCloseTo(1000, 6);
+  });
+
   it("print a table, every FAIL with its floor and gap, and a PASS/FAIL count", () => {
     const text = formatTargets(
       evaluateTargets(
@@ -206,7 +230,8 @@ describe("targets", () => {
     const suites = (
       await Promise.all(TARGET_GROUPS.flatMap(suiteModules).map((m) => loadSuiteModule(m)))
     ).flat();
-    const ids = targetBenchmarks(TARGET_GROUPS);
+    const suiteGroups = TARGET_GROUPS.filter((g) => g !== "kv"); // kv's come from `rafkv bench`
+    const ids = targetBenchmarks(suiteGroups);
     expect(ids).toContain("RandomAccessFileReadBenchmark.readInt");
     const planned = new Set(planBenchmarks(suites, { filter: exactFilter(ids) }).map((p) => p.id));
     expect([...planned].sort()).toEqual([...ids].sort());
@@ -307,7 +332,7 @@ describe("perf-targets", () => {
     const { code, stderr } = await run("nope");
     expect(code).toBe(1);
     expect(stderr).toMatch(
-      /unknown target group "nope"; use bits, syscall-state, raf, raf-async or all/,
+      /unknown target group "nope"; use bits, syscall-state, raf, raf-async, kv or all/,
     );
   });
 });
