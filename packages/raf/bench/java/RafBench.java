@@ -133,6 +133,27 @@ public final class RafBench {
                 + ",\"vmVersion\":" + json(System.getProperty("java.vm.version")) + "}}");
 
         Random rnd = new Random();
+        // Untimed JIT warm-up on a file of its own before the harness's warmup iterations, so that short
+        // warmups do not measure the JDK half-compiled (-Drafkit.jitWarmupMs=0 turns it off).
+        long jitWarmup = Long.getLong("rafkit.jitWarmupMs", 1000) * 1_000_000L;
+        if (jitWarmup > 0) {
+            File file = File.createTempFile("rafkit-jdk-bench-jit", ".bin", dir);
+            try {
+                Files.write(file.toPath(), new byte[size]);
+                try (RandomAccessFile raf = new RandomAccessFile(file, openReadClose ? "r" : "rw")) {
+                    Primitives p = stock ? new Stock(raf) : new Bulk(raf);
+                    short[] shorts = new short[size / 2];
+                    int[] ints = new int[size / 4];
+                    long[] longs = new long[size / 8];
+                    for (long t0 = System.nanoTime(); System.nanoTime() - t0 < jitWarmup; ) {
+                        if (openReadClose) openReadClose(op, file, stock, size);
+                        else operation(op, raf, p, size, shorts, ints, longs);
+                    }
+                }
+            } finally {
+                file.delete();
+            }
+        }
         for (int i = 0; i < warmups + iterations; i++) {
             boolean warmup = i < warmups;
             Length length = warmup ? warmupLength : iterationLength;

@@ -113,6 +113,11 @@ public final class CaptureStateUtilBench {
                 + ",\"jdkVersion\":" + json(System.getProperty("java.version"))
                 + ",\"vmName\":" + json(System.getProperty("java.vm.name"))
                 + ",\"vmVersion\":" + json(System.getProperty("java.vm.version")) + "}}");
+        // Untimed JIT warm-up before the harness's warmup iterations: C2 compiles the method-handle chain of
+        // an adapted downcall seconds later than V8 optimizes a koffi call, and the harness's short warmups
+        // would otherwise measure the JDK half-compiled (-Drafkit.jitWarmupMs=0 turns it off).
+        long jitWarmup = Long.getLong("rafkit.jitWarmupMs", 3000) * 1_000_000L;
+        for (long t0 = System.nanoTime(); System.nanoTime() - t0 < jitWarmup; ) batch(benchmark, 1024);
         for (int i = 0; i < warmups + iterations; i++) {
             boolean warmup = i < warmups;
             Length length = warmup ? warmupLength : iterationLength;
