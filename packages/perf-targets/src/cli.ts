@@ -101,6 +101,7 @@ function runKvBench(): BenchmarkResult[] {
   const dir = mkdtempSync(join(tmpdir(), "rafkit-perf-targets-kv-"));
   try {
     const out = join(dir, "out");
+    mkdirSync(join(dir, "stores"));
     const run = spawnSync(process.execPath, [kvCli(), join(dir, "stores"), "bench", "--out", out], {
       stdio: ["ignore", "inherit", "inherit"],
     });
