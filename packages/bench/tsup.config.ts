@@ -4,15 +4,6 @@ import { packageBuildConfig } from "../../tsup.shared.ts";
 // `import(dist/suites/x.js)`), so each is its own entry. `shims` gives the CJS build `import.meta.url`,
 // which locates the fork entry and the suites.
 export default packageBuildConfig(
-  [
-    "src/index.ts",
-    "src/cli.ts",
-    "src/fork-child.ts",
-    "src/suites/bits.ts",
-    "src/suites/syscall-state.ts",
-    "src/suites/raf.ts",
-    "src/suites/raf-async.ts",
-    "src/suites/harness.ts",
-  ],
+  ["src/index.ts", "src/cli.ts", "src/fork-child.ts", "src/suites/harness.ts"],
   { shims: true },
 );

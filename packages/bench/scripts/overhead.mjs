@@ -3,10 +3,10 @@
 // rafkit-bench measures in its forks (2 by default); mitata measures in this process, as it always does.
 // Usage: node scripts/overhead.mjs [--rounds N]   (after `pnpm build`)
 import { bench, run } from "mitata";
-import { builtinSuiteUrl, loadSuiteModule, runBenchmarks } from "../dist/index.js";
+import { loadSuiteModule, runBenchmarks } from "../dist/index.js";
 
 const rounds = Number(process.argv[process.argv.indexOf("--rounds") + 1]) || 3;
-const suites = await loadSuiteModule(builtinSuiteUrl("harness"));
+const suites = await loadSuiteModule(new URL("../dist/suites/harness.js", import.meta.url).href);
 const empty = () => {};
 
 const rows = [];

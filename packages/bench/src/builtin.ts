@@ -1,11 +1,5 @@
 /** Names of the suites shipped with the package, each built to `dist/suites/<name>.js`. */
-export const BUILTIN_SUITES: readonly string[] = [
-  "bits",
-  "syscall-state",
-  "raf",
-  "raf-async",
-  "harness",
-];
+export const BUILTIN_SUITES: readonly string[] = ["harness"];
 
 /** URL of a built-in suite module, resolved beside the running build. */
 export function builtinSuiteUrl(name: string): string {

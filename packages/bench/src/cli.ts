@@ -18,17 +18,8 @@ import { compareResults, formatComparison } from "./report/compare";
 import { parseJmhJson, toJmhJson } from "./report/jmh-json";
 import { renderChart, renderComparisonChart } from "./report/svg";
 import { formatTable } from "./report/text";
-import type { BenchmarkResult } from "./result";
 import { planBenchmarks, runBenchmarks, type SkippedBenchmark } from "./run";
 import type { BenchOptions } from "./suite";
-import {
-  evaluateTargets,
-  exactFilter,
-  formatTargets,
-  TARGET_GROUPS,
-  type TargetGroup,
-  targetRuns,
-} from "./targets";
 import type { Mode, TimeUnit } from "./units";
 
 interface RunFlags {
@@ -157,12 +148,12 @@ async function runCommand(filter: string | undefined, flags: RunFlags): Promise<
   }
 }
 
-/** One line per skipped benchmark (not per parameter combination), on stderr. */
+/** One line per skipped benchmark and reason (not per parameter combination), on stderr. */
 function printSkipped(skipped: readonly SkippedBenchmark[]): void {
   const seen = new Set<string>();
   for (const s of skipped) {
-    if (seen.has(s.benchmark)) continue;
-    seen.add(s.benchmark);
+    if (seen.has(`${s.benchmark}\0${s.reason}`)) continue;
+    seen.add(`${s.benchmark}\0${s.reason}`);
     process.stderr.write(`${pc.yellow(`skipped ${s.benchmark}: ${s.reason}`)}\n`);
   }
 }
@@ -193,82 +184,6 @@ async function compareCommand(
       renderComparisonChart(comparison, flags.title ? { title: flags.title } : {}),
     );
   }
-}
-
-interface TargetFlags {
-  from: string[];
-  forks?: string;
-  warmupIterations?: string;
-  iterations?: string;
-  warmupTime?: string;
-  measurementTime?: string;
-  json?: string;
-  chart?: string;
-  title?: string;
-  strict?: boolean;
-}
-
-/**
- * Defaults of `targets`: 3 warmup and 5 measurement iterations of 100 ms, in `TARGET_FORKS` forks unless a
- * target asks for more.
- */
-const TARGET_DEFAULTS = {
-  warmupIterations: "3",
-  iterations: "5",
-  warmupTime: "100ms",
-  measurementTime: "100ms",
-};
-
-async function targetsCommand(names: string[], flags: TargetFlags): Promise<void> {
-  const groups = names.length === 0 || names.includes("all") ? [...TARGET_GROUPS] : names;
-  for (const g of groups) {
-    if (!(TARGET_GROUPS as readonly string[]).includes(g)) {
-      throw new BenchError(
-        "ERR_BENCH_BAD_OPTION",
-        `unknown target group ${JSON.stringify(g)}; use ${TARGET_GROUPS.join(", ")} or all`,
-      );
-    }
-  }
-  const selected = groups as TargetGroup[];
-  let results: BenchmarkResult[];
-  if (flags.from.length > 0) {
-    results = flags.from.flatMap((file) => readResults(file));
-  } else {
-    const given = Object.fromEntries(Object.entries(flags).filter(([, v]) => v !== undefined));
-    const forks = flags.forks === undefined ? undefined : parseCount(flags.forks, "forks");
-    const suites = (
-      await Promise.all(selected.map((g) => loadSuiteModule(builtinSuiteUrl(g))))
-    ).flat();
-    results = [];
-    for (const run of targetRuns(selected, forks)) {
-      const overrides = overridesOf({
-        param: [],
-        suite: [],
-        ...TARGET_DEFAULTS,
-        ...given,
-        forks: String(run.forks),
-      });
-      const report = await runBenchmarks(
-        suites,
-        // Interleaved: the two sides of a ratio see the same machine, whatever it does meanwhile.
-        { filter: exactFilter(run.benchmarks), overrides, interleave: true },
-        progressListener(),
-      );
-      printSkipped(report.skipped);
-      for (const f of report.failures) {
-        process.stderr.write(`${pc.red(`error: ${f.benchmark} failed: ${f.error.message}`)}\n`);
-      }
-      if (report.failures.length > 0) process.exitCode = 1;
-      results.push(...report.results);
-    }
-    if (results.length > 0) process.stdout.write(`${formatTable(results)}\n\n`);
-    if (flags.json) writeOutput(flags.json, toJmhJson(results));
-    if (flags.chart)
-      writeOutput(flags.chart, renderChart(results, flags.title ? { title: flags.title } : {}));
-  }
-  const outcomes = evaluateTargets(results, selected);
-  process.stdout.write(`${formatTargets(outcomes)}\n`);
-  if (flags.strict && outcomes.some((o) => o.verdict !== "PASS")) process.exitCode = 1;
 }
 
 const program = new Command("rafkit-bench")
@@ -307,8 +222,7 @@ const program = new Command("rafkit-bench")
   )
   .addHelpText(
     "after",
-    `\nBuilt-in suites: ${BUILTIN_SUITES.join(", ")}\nExamples:\n  rafkit-bench --list\n  rafkit-bench 'BitsGet' -f 2 -wi 3 -i 5 -r 200ms -p type=Int32 --json out.json --chart out.svg\n  rafkit-bench compare before.json after.json --chart diff.svg\n  rafkit-bench compare run.json#getDataView run.json#getBigEndian
-  rafkit-bench targets raf syscall-state --json targets.json`,
+    `\nBuilt-in suites: ${BUILTIN_SUITES.join(", ")}\nExamples:\n  rafkit-bench --list\n  rafkit-bench --suite sum.bench.mjs 'Sum' -f 2 -wi 3 -i 5 -r 200ms -p size=100 --json out.json --chart out.svg\n  rafkit-bench compare before.json after.json --chart diff.svg\n  rafkit-bench compare run.json#getDataView run.json#getBigEndian`,
   )
   .action((filter: string | undefined, flags: RunFlags) => runCommand(filter, flags));
 
@@ -324,42 +238,6 @@ program
   .action((base: string, candidate: string, flags: { chart?: string; title?: string }) =>
     compareCommand(base, candidate, flags),
   );
-
-program
-  .command("targets")
-  .description(
-    `run the benchmarks behind rafkit's performance targets in one run and print each target as a ratio with PASS/FAIL (groups: ${TARGET_GROUPS.join(", ")}, all)`,
-  )
-  .argument("[groups...]", "target groups (default: all)")
-  .addOption(
-    new Option(
-      "--from <file>",
-      "evaluate the targets on saved JMH JSON results instead of running (repeatable)",
-    )
-      .argParser(collect)
-      .default([])
-      // Nothing runs with --from: these would be accepted and silently ignored.
-      .conflicts([
-        "forks",
-        "warmupIterations",
-        "iterations",
-        "warmupTime",
-        "measurementTime",
-        "json",
-        "chart",
-        "title",
-      ]),
-  )
-  .option("-f, --forks <n>", "forks per benchmark (default 2, more for targets with thin margins)")
-  .option("--warmup-iterations <n>", "warmup iterations (also -wi; default 3)")
-  .option("-i, --iterations <n>", "measurement iterations (default 5)")
-  .option("-w, --warmup-time <len>", "warmup iteration length (default 100ms)")
-  .option("-r, --measurement-time <len>", "measurement iteration length (default 100ms)")
-  .option("--json <file>", "write the run's results in JMH's JSON result format")
-  .option("--chart <file>", "write an SVG bar chart of the run")
-  .option("--title <text>", "chart title")
-  .option("--strict", "exit with status 1 unless every target passes")
-  .action((groups: string[], flags: TargetFlags) => targetsCommand(groups, flags));
 
 program.parseAsync(rewriteJmhArgs(process.argv)).catch((error: unknown) => {
   const e = error as Error & { code?: string };

@@ -6,13 +6,18 @@
  * @packageDocumentation
  */
 export { Blackhole } from "./blackhole";
-export { BUILTIN_SUITES, builtinSuiteUrl } from "./builtin";
 export { BenchError, type BenchErrorCode } from "./errors";
-export { iterationArg, runExternalFork } from "./external";
-export { type ForkMessage, type ForkRequest, forkEntryPath, runFork } from "./fork";
-export { javaCommand, javaExecutable, javaUnavailable } from "./java";
+export { iterationArg } from "./external";
+export {
+  findJdks,
+  type JavaCommandOptions,
+  type Jdk,
+  javaCommand,
+  javaExecutable,
+  javaUnavailable,
+} from "./java";
 export { type LoadedSuite, loadSuiteModule, moduleUrl } from "./loader";
-export { DEFAULT_OPTIONS, describeIteration, resolveOptions } from "./options";
+export { DEFAULT_OPTIONS, resolveOptions } from "./options";
 export { progressListener } from "./progress";
 export {
   type CompareOptions,
@@ -24,7 +29,7 @@ export {
   type Verdict,
 } from "./report/compare";
 export { parseJmhJson, toJmhJson } from "./report/jmh-json";
-export { type ChartOptions, escapeXml, renderChart, renderComparisonChart } from "./report/svg";
+export { type ChartOptions, renderChart, renderComparisonChart } from "./report/svg";
 export { formatTable } from "./report/text";
 export {
   type BenchmarkResult,
@@ -44,27 +49,8 @@ export {
   runBenchmarks,
   type SkippedBenchmark,
 } from "./run";
-export {
-  type IterationRecord,
-  type RuntimeInfo,
-  runTrial,
-  scoreOf,
-  type TrialJob,
-  type TrialResult,
-} from "./runner";
-export {
-  computeStatistics,
-  inverseRegularizedBeta,
-  JMH_CONFIDENCE,
-  JMH_PERCENTILES,
-  jmhPercentiles,
-  logGamma,
-  percentile,
-  regularizedBeta,
-  type Statistics,
-  studentTCdf,
-  studentTQuantile,
-} from "./stats";
+export type { IterationRecord, RuntimeInfo } from "./runner";
+export { computeStatistics, type Statistics, studentTQuantile } from "./stats";
 export {
   type AnySuite,
   type BenchmarkDefinition,
@@ -83,20 +69,6 @@ export {
   type Suite,
   type SuiteDefinition,
 } from "./suite";
-export {
-  evaluateTargets,
-  exactFilter,
-  formatTargets,
-  TARGET_FORKS,
-  TARGET_GROUPS,
-  TARGETS,
-  type Target,
-  type TargetGroup,
-  type TargetOutcome,
-  type TargetRun,
-  targetBenchmarks,
-  targetRuns,
-} from "./targets";
 export {
   higherIsBetter,
   MODES,

@@ -9,6 +9,7 @@ import {
   type AnySuite,
   type BenchOptions,
   benchmarkEntry,
+  type ExternalCommand,
   isSuite,
   type ParamValue,
   type ParamValues,
@@ -58,7 +59,7 @@ export interface RunListener {
   onForkStart?(planned: PlannedBenchmark, fork: number): void;
   /** After each iteration. */
   onIteration?(planned: PlannedBenchmark, fork: number, record: IterationRecord): void;
-  /** When a benchmark is skipped because it is unavailable here (once per benchmark, not per params). */
+  /** When a benchmark is skipped because it is unavailable here (once per benchmark and reason, not per params). */
   onBenchmarkSkipped?(planned: PlannedBenchmark, reason: string): void;
   /** After a benchmark finished or failed. */
   onBenchmarkEnd?(
@@ -205,6 +206,8 @@ interface Job {
   pids: number[];
   runtime?: TrialResult["runtime"];
   error?: BenchError;
+  /** The external program's command line, when another program measures this combination. */
+  command?: ExternalCommand;
 }
 
 /**
@@ -225,23 +228,36 @@ export async function runBenchmarks(
   const jobs: Job[] = [];
   for (const [index, planned] of plan.entries()) {
     const entry = benchmarkEntry(planned.suite, planned.benchmark);
-    if (!unavailable.has(planned.id)) {
-      const reason = entry.unavailable?.();
-      unavailable.set(planned.id, reason);
-      if (reason !== undefined) listener.onBenchmarkSkipped?.(planned, reason);
-    }
-    const reason = unavailable.get(planned.id);
+    const reason = entry.unavailable?.(planned.params);
     if (reason !== undefined) {
+      // Told once per benchmark and reason, not per parameter combination.
+      const key = `${planned.id}\0${reason}`;
+      if (!unavailable.has(key)) listener.onBenchmarkSkipped?.(planned, reason);
+      unavailable.set(key, reason);
       report.skipped.push({ benchmark: planned.id, params: planned.params, reason });
       continue;
     }
+    const command = entry.external?.command(planned.params, planned.options);
+    if (command === undefined && entry.run === undefined) {
+      throw new BenchError(
+        "ERR_BENCH_BAD_SUITE",
+        `benchmark ${planned.id} has no command for ${JSON.stringify(planned.params)} and no run`,
+      );
+    }
     const forks = planned.options.forks;
     // An external benchmark always runs in its own process: forks 0 still means one.
-    const first = forks === 0 && entry.external === undefined ? 0 : 1;
-    const last = entry.external === undefined ? forks : Math.max(forks, 1);
+    const first = forks === 0 && command === undefined ? 0 : 1;
+    const last = command === undefined ? forks : Math.max(forks, 1);
     const list: number[] = [];
     for (let fork = first; fork <= last; fork++) list.push(fork);
-    jobs.push({ planned, index, forks: list, rawData: [], pids: [] });
+    jobs.push({
+      planned,
+      index,
+      forks: list,
+      rawData: [],
+      pids: [],
+      ...(command ? { command } : {}),
+    });
   }
   // One benchmark's forks after another, or round by round. Rounds alternate direction (A B, B A, A B, ...):
   // in the same direction every round, the first benchmark would always run first, so a machine that
@@ -276,7 +292,7 @@ export async function runBenchmarks(
     if (job.error) continue;
     if (fork === job.forks[0]) listener.onBenchmarkStart?.(job.planned, job.index);
     try {
-      const trial = await runOneFork(job.planned, fork, listener);
+      const trial = await runOneFork(job.planned, fork, listener, job.command);
       job.rawData.push(trial.measurement);
       job.pids.push(trial.pid);
       job.runtime ??= trial.runtime;
@@ -302,8 +318,8 @@ async function runOneFork(
   planned: PlannedBenchmark,
   fork: number,
   listener: RunListener,
+  external: ExternalCommand | undefined,
 ): Promise<TrialResult> {
-  const external = benchmarkEntry(planned.suite, planned.benchmark).external;
   if (fork > 0 && planned.module === undefined && external === undefined) {
     throw new BenchError(
       "ERR_BENCH_FORK",
@@ -313,11 +329,7 @@ async function runOneFork(
   listener.onForkStart?.(planned, fork);
   const onIteration = (record: IterationRecord) => listener.onIteration?.(planned, fork, record);
   if (external) {
-    return runExternalFork(
-      external.command(planned.params, planned.options),
-      planned.options,
-      onIteration,
-    );
+    return runExternalFork(external, planned.options, onIteration);
   }
   if (fork === 0) return runTrial(planned, onIteration);
   return runFork(

@@ -67,21 +67,28 @@ export interface ExternalCommand {
  * iteration scores as its own forks, so external results share the statistics, table, JSON and charts.
  */
 export interface ExternalBenchmark<V> {
-  /** The command for one fork, given the parameter values and resolved options (see `iterationArg`). */
-  command(params: V, options: BenchOptions): ExternalCommand;
+  /**
+   * The command for one fork, given the parameter values and resolved options (see `iterationArg`); or
+   * `undefined` when this parameter combination runs in Node, with the benchmark's `run`.
+   */
+  command(params: V, options: BenchOptions): ExternalCommand | undefined;
 }
 
-/** A benchmark with its own option overrides; either `run` (in Node) or `external` (another process). */
+/**
+ * A benchmark with its own option overrides: `run` (in Node), `external` (another process), or both, when
+ * some parameter combinations (an `impl` param naming a JDK, say) run elsewhere.
+ */
 export interface BenchmarkDefinition<S, V> {
   /** The benchmark body. It may return a promise, which is awaited before the next call. */
   run?: BenchmarkFn<S, V>;
   /** Or: a benchmark measured by another program, one process per fork. */
   external?: ExternalBenchmark<V>;
   /**
-   * Why the benchmark cannot run here (e.g. `"java not found on PATH"`), or `undefined` when it can. Asked
-   * once per run, in the parent; an unavailable benchmark is skipped with that message, not failed.
+   * Why the benchmark cannot run here with these params (e.g. `"java not found on PATH"`), or `undefined`
+   * when it can. Asked once per parameter combination, in the parent; an unavailable combination is skipped
+   * with that message, not failed.
    */
-  unavailable?: () => string | undefined;
+  unavailable?: (params: V) => string | undefined;
   /** Options for this benchmark only. */
   options?: Partial<BenchOptions>;
 }
@@ -166,7 +173,7 @@ export function defineSuite<const P extends ParamSpace = Record<never, never>, S
     const entry = benchmarks[b];
     const runs = typeof entry === "function" || typeof entry?.run === "function";
     const external = typeof entry === "object" && typeof entry?.external?.command === "function";
-    if (runs === external) {
+    if (!runs && !external) {
       throw new BenchError(
         "ERR_BENCH_BAD_SUITE",
         `benchmark ${name}.${b} must be a function, { run } or { external }`,

@@ -8,6 +8,7 @@ import { parseJmhJson } from "../src/report/jmh-json";
 
 const cli = fileURLToPath(new URL("../dist/cli.js", import.meta.url));
 const fixtures = fileURLToPath(new URL("./fixtures/suites.mjs", import.meta.url));
+const sumExample = fileURLToPath(new URL("../examples/sum.bench.mjs", import.meta.url));
 const dir = mkdtempSync(join(tmpdir(), "rafkit-bench-cli-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
@@ -32,8 +33,9 @@ describe("rafkit-bench CLI", () => {
     const { code, stdout } = await run("--list");
     expect(code).toBe(0);
     expect(stdout).toMatch(/^Benchmarks:/);
-    expect(stdout).toMatch(/BitsGet\.bigEndian .*type: Int16, Int32/);
     expect(stdout).toContain("Harness.empty");
+    const example = await run("--list", "--suite", sumExample);
+    expect(example.stdout).toMatch(/Sum\.forLoop .*size: 100, 10000/);
   });
 
   it("runs a filtered built-in benchmark and writes JMH JSON and an SVG chart", async () => {
@@ -67,7 +69,7 @@ describe("rafkit-bench CLI", () => {
     const { code, stderr } = await run("NoSuchSuite");
     expect(code).toBe(1);
     expect(stderr).toMatch(
-      /no benchmark matches \/NoSuchSuite\/ \(suites: .*BitsGet.*\) \(ERR_BENCH_NO_MATCH\)/,
+      /no benchmark matches \/NoSuchSuite\/ \(suites: .*Harness.*\) \(ERR_BENCH_NO_MATCH\)/,
     );
   });
 
@@ -82,13 +84,13 @@ describe("rafkit-bench CLI", () => {
     [["-p", "type"], /malformed param "type": expected name=value/],
     [["-p", "type="], /malformed param "type="/],
     [["-p", "type=Int32,"], /malformed param "type=Int32,"/],
-    [["-p", "length=abc"], /param length of suite BitsModifiedUtf8 takes numbers, got "abc"/],
+    [["-p", "size=abc"], /param size of suite Sum takes numbers, got "abc"/],
     [["-p", "nosuch=1"], /no selected benchmark has a param named "nosuch"/],
     [["-f", "two"], /forks must be an integer >= 0, got "two"/],
     [["-r", "fast"], /bad iteration length "fast"/],
     [["--mode", "fastest"], /argument 'fastest' is invalid/],
   ])("rejects bad input %j", async (args, message) => {
-    const { code, stderr } = await run("--list", ...args);
+    const { code, stderr } = await run("--list", "--suite", sumExample, ...args);
     expect(code).toBe(1);
     expect(stderr).toMatch(message);
   });

@@ -103,7 +103,7 @@ describe("external forks", () => {
     ).rejects.toMatchObject({ code: "ERR_BENCH_FORK" });
   });
 
-  it("skip unavailable benchmarks with their reason, once per benchmark, without failing", async () => {
+  it("skip unavailable combinations with their reason (asked per combination, told once), without failing", async () => {
     let asked = 0;
     const skippedEvents: string[] = [];
     const report = await runBenchmarks(
@@ -116,7 +116,7 @@ describe("external forks", () => {
       { overrides },
       { onBenchmarkSkipped: (p, reason) => void skippedEvents.push(`${p.id}: ${reason}`) },
     );
-    expect(asked).toBe(1);
+    expect(asked).toBe(2);
     expect(skippedEvents).toEqual(["Ext.outside: no such runtime here"]);
     expect(report.failures).toEqual([]);
     expect(report.results).toEqual([]);
@@ -130,5 +130,51 @@ describe("external forks", () => {
     expect(iterationArg({ iterations: 1, time: 250 }, "avgt")).toBe("250ms");
     expect(iterationArg({ iterations: 1, invocations: 40 }, "thrpt")).toBe("40ops");
     expect(iterationArg({ iterations: 1, time: 250 }, "ss")).toBe("1ops");
+  });
+});
+
+describe("a benchmark measured in Node for some params and by another program for others", () => {
+  const Mixed = defineSuite({
+    name: "Mixed",
+    params: { impl: ["node", "other", "absent"] },
+    benchmarks: {
+      work: {
+        run: () => 42,
+        external: {
+          command: ({ impl }, o) =>
+            impl === "node"
+              ? undefined
+              : {
+                  command: process.execPath,
+                  args: [
+                    harness,
+                    "ok",
+                    String(o.warmup.iterations),
+                    String(o.measurement.iterations),
+                  ],
+                },
+        },
+        unavailable: ({ impl }) => (impl === "absent" ? "absent is not installed" : undefined),
+      },
+    },
+  });
+
+  it("runs each combination where it belongs and skips only the unavailable one", async () => {
+    const skipped: string[] = [];
+    const report = await runBenchmarks(
+      [Mixed],
+      { overrides: { ...overrides, forks: 0 } },
+      { onBenchmarkSkipped: (p, reason) => skipped.push(`${p.params.impl}: ${reason}`) },
+    );
+    expect(report.failures).toEqual([]);
+    expect(report.results.map((r) => r.params?.impl)).toEqual(["node", "other"]);
+    // The external one ran in its own process (its runtime line), the Node one in this process.
+    expect(report.results[1]!.vmName).toBe("FakeVM");
+    expect(report.results[0]!.vmName).not.toBe("FakeVM");
+    expect(report.pids[0]).toEqual([process.pid]);
+    expect(report.skipped).toEqual([
+      { benchmark: "Mixed.work", params: { impl: "absent" }, reason: "absent is not installed" },
+    ]);
+    expect(skipped).toEqual(["absent: absent is not installed"]);
   });
 });

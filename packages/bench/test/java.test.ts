@@ -1,70 +1,72 @@
 import { spawnSync } from "node:child_process";
+import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
-import { runExternalFork } from "../src/external";
-import { javaCommand, javaUnavailable } from "../src/java";
+import { iterationArg, runExternalFork } from "../src/external";
+import { findJdks, javaCommand, javaUnavailable } from "../src/java";
 import { resolveOptions } from "../src/options";
 import { parseJmhJson, toJmhJson } from "../src/report/jmh-json";
-import { renderChart } from "../src/report/svg";
 import { formatTable } from "../src/report/text";
 import { runBenchmarks } from "../src/run";
 import { computeStatistics } from "../src/stats";
-import { RafRead, RafWrite } from "../src/suites/raf";
+import { defineSuite } from "../src/suite";
 
 const hasJava = spawnSync("java", ["-version"]).status === 0;
-if (!hasJava)
-  console.warn("java.test.ts: skipped, `java` is not on PATH (the JDK suites need JDK 17+)");
+const source = fileURLToPath(new URL("./fixtures/Spin.java", import.meta.url));
 
-const source = fileURLToPath(new URL("../java/RafBench.java", import.meta.url));
-const tiny = {
-  forks: 1,
-  warmup: { iterations: 1, invocations: 2 },
-  measurement: { iterations: 3, invocations: 2 },
-};
+const JavaSpin = defineSuite({
+  name: "JavaSpin",
+  benchmarks: {
+    spin: {
+      external: {
+        command: (_params, o) =>
+          javaCommand(source, [
+            String(o.warmup.iterations),
+            iterationArg(o.warmup, o.mode),
+            String(o.measurement.iterations),
+            iterationArg(o.measurement, o.mode),
+          ]),
+      },
+      unavailable: () => javaUnavailable(),
+    },
+  },
+});
 
-describe.skipIf(!hasJava)("the JDK as an external fork (java/RafBench.java)", () => {
-  it("runs the JDK variants through the same statistics, table, JSON and chart", async () => {
-    const report = await runBenchmarks([RafRead, RafWrite], {
-      filter: "^(RafRead\\.jdkBulk|RafWrite\\.jdkStock)$",
-      params: { kiloBytes: ["1"] },
-      overrides: tiny,
+describe.skipIf(!hasJava)("a Java program as an external fork", () => {
+  it("goes through the same statistics, table and JSON as a Node benchmark", async () => {
+    const report = await runBenchmarks([JavaSpin], {
+      overrides: {
+        forks: 1,
+        warmup: { iterations: 1, invocations: 2 },
+        measurement: { iterations: 3, invocations: 2 },
+      },
     });
     expect(report.failures).toEqual([]);
-    expect(report.skipped).toEqual([]);
-    // 3 read ops and 3 write ops, each at 1 KiB.
-    expect(report.results.map((r) => `${r.benchmark} ${r.params?.op}`)).toEqual([
-      "RafRead.jdkBulk readShort",
-      "RafRead.jdkBulk readInt",
-      "RafRead.jdkBulk readLong",
-      "RafWrite.jdkStock writeShort",
-      "RafWrite.jdkStock writeInt",
-      "RafWrite.jdkStock writeLong",
-    ]);
-    for (const r of report.results) {
-      expect(r.jdkVersion).toMatch(/^\d+/);
-      expect(r.vmName).toMatch(/VM/);
-      expect(r.primaryMetric.scoreUnit).toBe("us/op");
-      const raw = r.primaryMetric.rawData;
-      expect(raw).toHaveLength(1);
-      expect(raw[0]).toHaveLength(3);
-      expect(raw[0]!.every((s) => s > 0)).toBe(true);
-      const stats = computeStatistics(raw.flat());
-      expect(r.primaryMetric.score).toBe(stats.mean);
-      expect(r.primaryMetric.scoreError).toBe(stats.error);
-    }
-    expect(formatTable(report.results)).toMatch(/RafRead\.jdkBulk\s+readInt\s+1\s+avgt\s+3/);
+    const [r] = report.results;
+    expect(r!.jdkVersion).toMatch(/^\d+/);
+    expect(r!.vmName).toMatch(/VM/);
+    const raw = r!.primaryMetric.rawData;
+    expect(raw).toHaveLength(1);
+    expect(raw[0]).toHaveLength(3);
+    expect(r!.primaryMetric.score).toBe(computeStatistics(raw.flat()).mean);
+    expect(formatTable(report.results)).toMatch(/JavaSpin\.spin\s+avgt\s+3/);
     expect(parseJmhJson(toJmhJson(report.results))).toEqual(report.results);
-    expect(renderChart(report.results)).toContain("jdkStock");
   });
 
-  it("compiles the harness once and runs the class; a bad op exits non-zero with Java's message", async () => {
+  it("compiles once and runs the class; bad arguments exit non-zero with the program's message", async () => {
     expect(javaUnavailable()).toBeUndefined();
-    const command = javaCommand(source, ["readFoo", "1", "bulk", "0", "1ops", "1", "1ops"]);
-    const hasJavac = spawnSync("javac", ["-version"]).status === 0;
-    if (hasJavac) expect(command.args).toContain("-cp");
+    const command = javaCommand(source, ["0", "1", "1", "1ops"]);
+    if (spawnSync("javac", ["-version"]).status === 0) expect(command.args).toContain("-cp");
     await expect(
       runExternalFork(command, resolveOptions({ warmup: { iterations: 0, time: 1 } })),
-    ).rejects.toMatchObject({ code: "ERR_BENCH_FAILED", message: /op: readFoo/ });
+    ).rejects.toMatchObject({ code: "ERR_BENCH_FAILED", message: /usage: java Spin/ });
+  });
+
+  it("passes JVM options before the class", () => {
+    const command = javaCommand(source, ["x"], { jvmArgs: ["-Dspin=1"] });
+    expect(command.args.indexOf("-Dspin=1")).toBeLessThan(command.args.indexOf("x"));
   });
 });
 
@@ -75,6 +77,37 @@ describe("javaUnavailable", () => {
       expect(javaUnavailable()).toMatch(/\/nonexistent\/java not found/);
     } finally {
       delete process.env.RAFKIT_BENCH_JAVA;
+    }
+  });
+
+  it.skipIf(!hasJava)("refuses a java older than asked for", () => {
+    expect(javaUnavailable("java", 999)).toMatch(/needs 999 or later/);
+  });
+});
+
+describe("findJdks", () => {
+  it("finds a JDK home by its release file's version, newest first", () => {
+    const home = mkdtempSync(join(tmpdir(), "rafkit-bench-jdk-"));
+    const saved = process.env.JAVA_HOME;
+    try {
+      mkdirSync(join(home, "bin"));
+      writeFileSync(join(home, "bin", "java"), "#!/bin/sh\nexit 0\n");
+      chmodSync(join(home, "bin", "java"), 0o755);
+      writeFileSync(join(home, "release"), 'IMPLEMENTOR="test"\nJAVA_VERSION="99.0.1"\n');
+      process.env.JAVA_HOME = home;
+      const jdks = findJdks();
+      expect(jdks[0]).toEqual({
+        home,
+        java: join(home, "bin", "java"),
+        version: "99.0.1",
+        major: 99,
+      });
+      for (let i = 1; i < jdks.length; i++)
+        expect(jdks[i]!.major).toBeLessThanOrEqual(jdks[i - 1]!.major);
+    } finally {
+      if (saved === undefined) delete process.env.JAVA_HOME;
+      else process.env.JAVA_HOME = saved;
+      rmSync(home, { recursive: true, force: true });
     }
   });
 });

@@ -1,9 +1,10 @@
 #!/usr/bin/env node
-// Rough speed check of @rafkit/bits against DataView in one run (not a unit test, not the official
-// benchmark: @rafkit/bench carries that). In one process the accessors' call sites see several
-// arrays and types; scripts/accessor-speed.mjs forks per measurement instead. Run after `pnpm build`:
-// node scripts/speed.mjs
-import { BigEndian, decodeArray, encodeArray, LittleEndian, ModifiedUtf8 } from "../dist/index.js";
+// Rough speed check of @rafkit/bits against DataView in one process (not a unit test, not the published
+// benchmark: bench/bits.bench.mjs is). In one process the accessors' call sites see several arrays and
+// types; scripts/accessor-speed.mjs forks per measurement instead. Timed by @rafkit/bench in this process.
+// Run after `pnpm build`: node scripts/speed.mjs
+import { defineSuite, runBenchmarks } from "@rafkit/bench";
+import { BigEndian, decodeArray, encodeArray, LittleEndian, ModifiedUtf8 } from "@rafkit/bits";
 
 const ROUNDS = 15;
 const OPS = 2_000_000;
@@ -14,29 +15,29 @@ for (let i = 0; i < buf.length; i++) buf[i] = (i * 2654435761) >>> 24;
 const offs = new Int32Array(MASK + 1).map(() => Math.floor(Math.random() * (buf.length - 8)));
 const bigs = Array.from({ length: MASK + 1 }, (_, i) => BigInt(i) * 0x123456789n);
 
-/** Times `fn(n)`: the fastest of ROUNDS runs, in nanoseconds per inner operation. */
-function time(fn, n) {
-  return timePair(fn, fn, n)[0];
+/** Times `fn(n)` in this process with the harness: mean nanoseconds per inner operation. */
+async function time(fn, n) {
+  return (await timePair(fn, fn, n))[0];
 }
 
 /**
- * Times two loops in alternating rounds and keeps each one's fastest round: on a busy machine the
- * minimum is the run least disturbed by other processes, and alternating exposes both to the same load.
+ * Times two loops with the harness, in this process, ROUNDS measured iterations each after warmup; each
+ * call does `n` inner operations, so the score is nanoseconds per operation.
  */
-function timePair(a, b, n) {
-  a(n); // warm up
-  b(n);
-  let bestA = Number.POSITIVE_INFINITY;
-  let bestB = Number.POSITIVE_INFINITY;
-  for (let r = 0; r < ROUNDS; r++) {
-    let t0 = process.hrtime.bigint();
-    a(n);
-    bestA = Math.min(bestA, Number(process.hrtime.bigint() - t0) / n);
-    t0 = process.hrtime.bigint();
-    b(n);
-    bestB = Math.min(bestB, Number(process.hrtime.bigint() - t0) / n);
-  }
-  return [bestA, bestB];
+async function timePair(a, b, n) {
+  const suite = defineSuite({
+    name: "Speed",
+    options: { unit: "ns", operationsPerInvocation: n },
+    benchmarks: { a: () => a(n), b: () => b(n) },
+  });
+  const { results } = await runBenchmarks([suite], {
+    overrides: {
+      forks: 0,
+      warmup: { iterations: 1, invocations: 1 },
+      measurement: { iterations: ROUNDS, invocations: 1 },
+    },
+  });
+  return results.map((r) => r.primaryMetric.score);
 }
 
 // Each loop is compiled separately so each call site keeps its own (monomorphic) feedback. The
@@ -99,7 +100,7 @@ for (const [codec, little] of [
       const dvBody =
         kind === "get" ? `${acc}dv.get${t}(o, ${little}))` : `dv.set${t}(o, ${value}, ${little})`;
       const rkBody = kind === "get" ? `${acc}C.get${t}(b, o))` : `C.set${t}(b, o, ${value})`;
-      const [d, r] = timePair(loop(dvBody), loopWith(codec, rkBody), OPS);
+      const [d, r] = await timePair(loop(dvBody), loopWith(codec, rkBody), OPS);
       worst = Math.max(worst, r / d);
       console.log(
         `${`${kind}${t}`.padEnd(22)} ${codec.order.padEnd(7)} ${d.toFixed(2).padStart(8)} ${r.toFixed(2).padStart(7)} ${(r / d).toFixed(2).padStart(6)}`,
@@ -119,7 +120,7 @@ for (const [codec, little] of [
         `return function (n) { let acc = 0; for (let i = 0; i < n; i++) { ${body}; } return acc; };`,
       ),
     )(sd, safe, codec);
-  const [d, r] = timePair(
+  const [d, r] = await timePair(
     sLoop(`acc += Number(sd.getBigInt64(i & 7 & 0, ${little}))`),
     sLoop("acc += C.getSafeInt64(S, i & 7 & 0)"),
     OPS,
@@ -161,7 +162,7 @@ bulk.push([
 ]);
 console.log("\nbulk                                   MB/s");
 for (const [name, fn] of bulk) {
-  const ns = time((n) => {
+  const ns = await time((n) => {
     for (let i = 0; i < n; i++) fn();
   }, 20);
   console.log(`${name.padEnd(38)} ${mbps(ns, MiB).toFixed(0).padStart(6)}`);
@@ -183,10 +184,10 @@ for (const [name, str] of [
   ModifiedUtf8.encode(str, bytes, 0);
   const reps = Math.max(1, Math.floor(4_000_000 / bytes.length));
   let sink = 0;
-  const ns = time((n) => {
+  const ns = await time((n) => {
     for (let i = 0; i < n; i++) sink += ModifiedUtf8.decode(bytes, 0, bytes.length).length;
   }, reps);
-  const nsTd = time((n) => {
+  const nsTd = await time((n) => {
     for (let i = 0; i < n; i++) sink += td.decode(bytes).length;
   }, reps);
   console.log(

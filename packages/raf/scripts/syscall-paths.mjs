@@ -1,10 +1,11 @@
-// Compares raf's system-call paths with raw backend calls, in one process, alternating rounds.
+// Compares raf's system-call paths with raw backend calls, in one process, timed by @rafkit/bench.
 // Usage: node scripts/syscall-paths.mjs [dir-of-a-second-raf-build ...]   (after `pnpm build`)
 // Each extra argument is another build of raf (e.g. a copy of an older dist) measured alongside.
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
+import { defineSuite, formatTable, runBenchmarks } from "@rafkit/bench";
 import { adaptSystemCall, nativeBackend, nativeLibc } from "@rafkit/syscall-state";
 
 const builds = [["now", new URL("../dist/index.js", import.meta.url).href]];
@@ -109,16 +110,25 @@ for (const [name, RAF] of rafs) {
   ]);
 }
 
+// One suite, every case a benchmark of N operations per call, measured in this process (forks: 0) so that
+// the builds given on the command line share it.
 const rounds = Number(process.env.ROUNDS ?? 5);
-const best = new Map();
-for (let r = 0; r < rounds; r++) {
-  for (const [name, fn] of cases) {
-    const t = process.hrtime.bigint();
-    fn();
-    const ns = Number(process.hrtime.bigint() - t) / N;
-    if (!(best.get(name) <= ns)) best.set(name, ns);
-  }
-}
-for (const [name] of cases)
-  console.log(`${name.padEnd(44)} ${best.get(name).toFixed(1).padStart(8)} ns/op`);
+const suite = defineSuite({
+  name: "SyscallPaths",
+  options: { unit: "ns", operationsPerInvocation: N },
+  benchmarks: Object.fromEntries(
+    cases.map(([name, fn]) => [
+      name.replace(/[^A-Za-z0-9]+(.)?/g, (_m, c = "") => c.toUpperCase()),
+      () => fn(),
+    ]),
+  ),
+});
+const { results } = await runBenchmarks([suite], {
+  overrides: {
+    forks: 0,
+    warmup: { iterations: 1, invocations: 1 },
+    measurement: { iterations: rounds, invocations: 1 },
+  },
+});
+console.log(formatTable(results));
 rmSync(dir, { recursive: true, force: true });

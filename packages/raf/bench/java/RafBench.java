@@ -8,20 +8,22 @@ import java.nio.file.Files;
 import java.util.Random;
 
 /**
- * The JDK side of @rafkit/bench's RafRead and RafWrite suites: the JDK reviews' RandomAccessFileBenchmark and
- * RandomAccessFileReadBenchmark. One `java` process is one fork. It prints one JSON line describing the runtime,
- * then one JSON line per iteration ({"warmup":..,"ops":..,"nanos":..}); the Node harness does the statistics, so
- * Java and Node numbers go through the same code.
+ * The JDK side of @rafkit/raf's suites: the JDK reviews' RandomAccessFileBenchmark (JDK-8298639) and
+ * RandomAccessFileReadBenchmark (JDK-8292937). One `java` process is one fork. It prints one JSON line describing
+ * the runtime, then one JSON line per iteration ({"warmup":..,"ops":..,"nanos":..}); the Node harness does the
+ * statistics, so Java and Node numbers go through the same code.
  *
- * Usage: java RafBench.java OP KILOBYTES VARIANT WARMUP_ITERATIONS WARMUP_LENGTH ITERATIONS ITERATION_LENGTH [DIR]
- *   OP:        readShort readInt readLong writeShort writeInt writeLong
- *   VARIANT:   stock (java.io.RandomAccessFile as shipped; JDK 17 reads and writes byte by byte: the reviews' "before")
- *              bulk  (one readFully/write call per primitive plus a big-endian decode: the reviews' "after")
+ * Usage: java RafBench.java BENCHMARK OP KILOBYTES VARIANT WARMUPS WARMUP_LENGTH ITERATIONS ITERATION_LENGTH [DIR]
+ *   BENCHMARK: RandomAccessFileBenchmark: per iteration a fresh file of random bytes opened "rw" and read once
+ *              with readInt (warm page cache); one op is seek(0) then kiloBytes * 1024 / N reads or writes.
+ *              RandomAccessFileReadBenchmark: one op opens the file "r", reads it whole as N-byte primitives
+ *              and closes it; open and close are inside the measurement.
+ *   OP:        readShort readInt readLong (and, for RandomAccessFileBenchmark, writeShort writeInt writeLong)
+ *   VARIANT:   stock    (java.io.RandomAccessFile as this JDK ships it: byte by byte on JDK 17, bulk since 21)
+ *              emulated (one readFully/write of N bytes per primitive plus a decode: the reviews' patch, for
+ *                        machines without a JDK 21+)
  *   LENGTH:    200ms (a time) or 1000ops (a count of operations)
  *   DIR:       where the iteration files go (default: java.io.tmpdir)
- * One operation is what the JDK benchmark's method does: seek(0), then kiloBytes * 1024 / N reads or writes of an
- * N-byte primitive. Before every iteration, as the JDK benchmark's Level.Iteration setup, a fresh file of random
- * bytes is written and read once (warm page cache); it is closed and deleted after the iteration.
  */
 public final class RafBench {
     private static final VarHandle SHORT = MethodHandles.byteArrayViewVarHandle(short[].class, ByteOrder.BIG_ENDIAN);
@@ -49,7 +51,7 @@ public final class RafBench {
         public void writeLong(long v) throws IOException { raf.writeLong(v); }
     }
 
-    /** One system call per primitive, as RandomAccessFile does since JDK-8292937 and JDK-8298639. */
+    /** One system call per primitive, as RandomAccessFile does since JDK-8292937 and JDK-8298639 (JDK 21+). */
     static final class Bulk implements Primitives {
         private final RandomAccessFile raf;
         private final byte[] buf = new byte[8];
@@ -90,23 +92,40 @@ public final class RafBench {
         }
     }
 
+    /** One RandomAccessFileReadBenchmark operation: open "r", read the whole file as N-byte primitives, close. */
+    static void openReadClose(String op, File file, boolean stock, int size) throws IOException {
+        try (RandomAccessFile raf = new RandomAccessFile(file, "r")) {
+            Primitives p = stock ? new Stock(raf) : new Bulk(raf);
+            switch (op) {
+                case "readShort" -> { for (int k = 0; k < size / 2; k++) sink += p.readShort(); }
+                case "readInt" -> { for (int k = 0; k < size / 4; k++) sink += p.readInt(); }
+                case "readLong" -> { for (int k = 0; k < size / 8; k++) sink += p.readLong(); }
+                default -> throw new IllegalArgumentException("op: " + op);
+            }
+        }
+    }
+
     static String json(String s) { return "\"" + s.replace("\\", "\\\\").replace("\"", "\\\"") + "\""; }
 
     public static void main(String[] args) throws Exception {
-        if (args.length != 7 && args.length != 8) {
-            System.err.println("usage: java RafBench.java OP KILOBYTES stock|bulk WARMUPS 100ms|1000ops ITERATIONS 100ms|1000ops [DIR]");
+        if (args.length != 8 && args.length != 9) {
+            System.err.println("usage: java RafBench.java BENCHMARK OP KILOBYTES stock|emulated WARMUPS 100ms|1000ops ITERATIONS 100ms|1000ops [DIR]");
             System.exit(2);
         }
-        String op = args[0];
-        int size = Integer.parseInt(args[1]) << 10;
-        String variant = args[2];
-        int warmups = Integer.parseInt(args[3]);
-        Length warmupLength = Length.parse(args[4]);
-        int iterations = Integer.parseInt(args[5]);
-        Length iterationLength = Length.parse(args[6]);
-        File dir = new File(args.length == 8 ? args[7] : System.getProperty("java.io.tmpdir"));
-        if (!variant.equals("stock") && !variant.equals("bulk")) throw new IllegalArgumentException("variant: " + variant);
-        if (!op.matches("(read|write)(Short|Int|Long)")) throw new IllegalArgumentException("op: " + op);
+        String benchmark = args[0];
+        String op = args[1];
+        int size = Integer.parseInt(args[2]) << 10;
+        String variant = args[3];
+        int warmups = Integer.parseInt(args[4]);
+        Length warmupLength = Length.parse(args[5]);
+        int iterations = Integer.parseInt(args[6]);
+        Length iterationLength = Length.parse(args[7]);
+        File dir = new File(args.length == 9 ? args[8] : System.getProperty("java.io.tmpdir"));
+        boolean openReadClose = benchmark.equals("RandomAccessFileReadBenchmark");
+        if (!openReadClose && !benchmark.equals("RandomAccessFileBenchmark")) throw new IllegalArgumentException("benchmark: " + benchmark);
+        if (!variant.equals("stock") && !variant.equals("emulated")) throw new IllegalArgumentException("variant: " + variant);
+        if (!op.matches(openReadClose ? "read(Short|Int|Long)" : "(read|write)(Short|Int|Long)")) throw new IllegalArgumentException("op: " + op);
+        boolean stock = variant.equals("stock");
 
         System.out.println("{\"runtime\":{\"jvm\":" + json(System.getProperty("java.home") + File.separator + "bin" + File.separator + "java")
                 + ",\"jdkVersion\":" + json(System.getProperty("java.version"))
@@ -114,6 +133,27 @@ public final class RafBench {
                 + ",\"vmVersion\":" + json(System.getProperty("java.vm.version")) + "}}");
 
         Random rnd = new Random();
+        // Untimed JIT warm-up on a file of its own before the harness's warmup iterations, so that short
+        // warmups do not measure the JDK half-compiled (-Drafkit.jitWarmupMs=0 turns it off).
+        long jitWarmup = Long.getLong("rafkit.jitWarmupMs", 1000) * 1_000_000L;
+        if (jitWarmup > 0) {
+            File file = File.createTempFile("rafkit-jdk-bench-jit", ".bin", dir);
+            try {
+                Files.write(file.toPath(), new byte[size]);
+                try (RandomAccessFile raf = new RandomAccessFile(file, openReadClose ? "r" : "rw")) {
+                    Primitives p = stock ? new Stock(raf) : new Bulk(raf);
+                    short[] shorts = new short[size / 2];
+                    int[] ints = new int[size / 4];
+                    long[] longs = new long[size / 8];
+                    for (long t0 = System.nanoTime(); System.nanoTime() - t0 < jitWarmup; ) {
+                        if (openReadClose) openReadClose(op, file, stock, size);
+                        else operation(op, raf, p, size, shorts, ints, longs);
+                    }
+                }
+            } finally {
+                file.delete();
+            }
+        }
         for (int i = 0; i < warmups + iterations; i++) {
             boolean warmup = i < warmups;
             Length length = warmup ? warmupLength : iterationLength;
@@ -126,14 +166,15 @@ public final class RafBench {
             for (int k = 0; k < shorts.length; k++) shorts[k] = (short) rnd.nextInt();
             int[] ints = rnd.ints(size / 4).toArray();
             long[] longs = rnd.longs(size / 8).toArray();
-            sink += Files.readAllBytes(file.toPath()).length;
-            try (RandomAccessFile raf = new RandomAccessFile(file, "rw")) {
-                Primitives p = variant.equals("stock") ? new Stock(raf) : new Bulk(raf);
+            try (RandomAccessFile raf = new RandomAccessFile(file, openReadClose ? "r" : "rw")) {
+                sink += raf.readInt(); // as the JDK benchmark's setup: one read warms the page cache
+                Primitives p = stock ? new Stock(raf) : new Bulk(raf);
                 long ops = 0;
                 long start = System.nanoTime();
                 long elapsed;
                 do {
-                    operation(op, raf, p, size, shorts, ints, longs);
+                    if (openReadClose) openReadClose(op, file, stock, size);
+                    else operation(op, raf, p, size, shorts, ints, longs);
                     ops++;
                     elapsed = System.nanoTime() - start;
                 } while (!length.done(ops, elapsed));

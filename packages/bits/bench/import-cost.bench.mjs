@@ -1,7 +1,7 @@
 // Where a caller keeps its receivers, and what that costs a hot loop: the same Float32 set through a
 // DataView and through @rafkit/bits's BigEndian, each taken from the benchmark's state, through a module's
 // import, from a module-level const, or from a local read from the import before the loop. Run it with
-//   npx rafkit-bench --suite examples/import-cost.bench.mjs -f 4 --interleave
+//   npx rafkit-bench --suite bench/import-cost.bench.mjs -f 4 --interleave
 
 import { defineSuite } from "@rafkit/bench";
 import { BigEndian } from "@rafkit/bits";

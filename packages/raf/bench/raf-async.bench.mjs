@@ -4,88 +4,44 @@
 // `random-access-file` doing the same, and rafkit's synchronous class for the cost of being async.
 import { randomFillSync } from "node:crypto";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { type FileHandle, open } from "node:fs/promises";
+import { open } from "node:fs/promises";
 import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { defineSuite } from "@rafkit/bench";
 import * as raf from "@rafkit/raf";
 import { RandomAccessFile } from "@rafkit/raf";
 import { isNativeAvailable } from "@rafkit/syscall-state";
-import { defineSuite } from "../suite";
 
-/** The part of `AsyncRandomAccessFile` the suite uses (looked up at run time: see `asyncUnavailable`). */
-interface AsyncRaf {
-  seek(pos: number): Promise<void>;
-  readInt(): Promise<number>;
-  writeInt(v: number): Promise<void>;
-  flush(): Promise<void>;
-  close(): Promise<void>;
-}
-interface AsyncRafClass {
-  open(path: string, mode: "rw", options?: { backend?: "native" | "node" }): Promise<AsyncRaf>;
-}
-
-const AsyncRandomAccessFile = (raf as unknown as { AsyncRandomAccessFile?: AsyncRafClass })
-  .AsyncRandomAccessFile;
-
-function asyncUnavailable(): string | undefined {
+const AsyncRandomAccessFile = raf.AsyncRandomAccessFile;
+function asyncUnavailable() {
   return AsyncRandomAccessFile === undefined
     ? "this @rafkit/raf has no AsyncRandomAccessFile (not available)"
     : undefined;
 }
-
-/** The callback API of the npm package `random-access-file` (v4) the suite uses. */
-interface RandomAccessFileNpm {
-  read(offset: number, size: number, cb: (err: Error | null, buf: Buffer) => void): void;
-  write(offset: number, buf: Buffer, cb: (err: Error | null) => void): void;
-  open(cb: (err: Error | null) => void): void;
-  close(cb: (err: Error | null) => void): void;
-}
-type RandomAccessFileNpmClass = new (path: string) => RandomAccessFileNpm;
-
-let npmClass: RandomAccessFileNpmClass | string | undefined;
-
+let npmClass;
 /**
  * The npm package `random-access-file`, a dev dependency of this package: loaded lazily, so the suite
  * works (and skips that benchmark with a message) where it is not installed.
  */
-function randomAccessFileNpm(): RandomAccessFileNpmClass | string {
+function randomAccessFileNpm() {
   if (npmClass === undefined) {
     try {
-      npmClass = createRequire(import.meta.url)("random-access-file") as RandomAccessFileNpmClass;
+      npmClass = createRequire(import.meta.url)("random-access-file");
     } catch (error) {
-      npmClass = `the npm package random-access-file is not installed (npm i random-access-file): ${(error as Error).message.split("\n")[0]}`;
+      npmClass = `the npm package random-access-file is not installed (npm i random-access-file): ${error.message.split("\n")[0]}`;
     }
   }
   return npmClass;
 }
-
-const npmUnavailable = (): string | undefined => {
+const npmUnavailable = () => {
   const c = randomAccessFileNpm();
   return typeof c === "string" ? c : undefined;
 };
-
-const call = <T>(fn: (cb: (err: Error | null, v?: T) => void) => void): Promise<T> =>
-  new Promise((resolve, reject) => fn((err, v) => (err ? reject(err) : resolve(v as T))));
-
-interface AsyncState {
-  size: number;
-  count: number;
-  small: Buffer;
-  /** The file's bytes in memory, for `awaitPerInt`. */
-  bytes: Uint8Array;
-  view: DataView;
-  values: Int32Array;
-  dir: string;
-  path: string;
-  asyncFile: AsyncRaf | undefined;
-  syncFile: RandomAccessFile | undefined;
-  handle: FileHandle | undefined;
-  npm: RandomAccessFileNpm | undefined;
-}
-
+const call = (fn) =>
+  new Promise((resolve, reject) => fn((err, v) => (err ? reject(err) : resolve(v))));
 /** `Level.Iteration` setup: a fresh file of random bytes (page cache warm), every variant's handle on it. */
-async function openFiles(s: AsyncState): Promise<void> {
+async function openFiles(s) {
   s.dir = mkdtempSync(join(tmpdir(), "rafkit-bench-async-"));
   s.path = join(s.dir, "data.bin");
   writeFileSync(s.path, randomFillSync(new Uint8Array(s.size)));
@@ -105,8 +61,7 @@ async function openFiles(s: AsyncState): Promise<void> {
     s.npm = npm;
   }
 }
-
-async function closeFiles(s: AsyncState): Promise<void> {
+async function closeFiles(s) {
   await s.asyncFile?.close();
   s.syncFile?.close();
   await s.handle?.close();
@@ -115,7 +70,6 @@ async function closeFiles(s: AsyncState): Promise<void> {
   s.asyncFile = s.syncFile = s.handle = s.npm = undefined;
   rmSync(s.dir, { recursive: true, force: true });
 }
-
 /**
  * `asyncBuffered`: `AsyncRandomAccessFile` with rafkit's defaults (writes include the final `flush()`);
  * `fileHandle`: `FileHandle#read`/`write` of 4 bytes per int at an explicit position; `randomAccessFile`: the
@@ -127,7 +81,7 @@ export const RafAsync = defineSuite({
   name: "RafAsync",
   description: "seek(0) + size/4 awaited readInt or writeInt per op",
   params: { op: ["readInt", "writeInt"], kiloBytes: [1, 5] },
-  state: ({ kiloBytes }): AsyncState => {
+  state: ({ kiloBytes }) => {
     const size = kiloBytes * 1024;
     return {
       size,
@@ -150,12 +104,12 @@ export const RafAsync = defineSuite({
   benchmarks: {
     asyncBuffered: {
       async run(bh, s, { op }) {
-        const f = s.asyncFile!;
+        const f = s.asyncFile;
         await f.seek(0);
         if (op === "readInt") {
           for (let k = 0; k < s.count; k++) bh.consume(await f.readInt());
         } else {
-          for (let k = 0; k < s.count; k++) await f.writeInt(s.values[k]!);
+          for (let k = 0; k < s.count; k++) await f.writeInt(s.values[k]);
           await f.flush();
         }
       },
@@ -165,27 +119,27 @@ export const RafAsync = defineSuite({
       const { handle, small } = s;
       if (op === "readInt") {
         for (let k = 0, pos = 0; k < s.count; k++, pos += 4) {
-          await handle!.read(small, 0, 4, pos);
+          await handle.read(small, 0, 4, pos);
           bh.consume(small.readInt32BE(0));
         }
       } else {
         for (let k = 0, pos = 0; k < s.count; k++, pos += 4) {
-          small.writeInt32BE(s.values[k]!, 0);
-          await handle!.write(small, 0, 4, pos);
+          small.writeInt32BE(s.values[k], 0);
+          await handle.write(small, 0, 4, pos);
         }
       }
     },
     randomAccessFile: {
       async run(bh, s, { op }) {
-        const npm = s.npm!;
+        const npm = s.npm;
         if (op === "readInt") {
           for (let k = 0, pos = 0; k < s.count; k++, pos += 4) {
-            const buf = await call<Buffer>((cb) => npm.read(pos, 4, cb));
+            const buf = await call((cb) => npm.read(pos, 4, cb));
             bh.consume(buf.readInt32BE(0));
           }
         } else {
           for (let k = 0, pos = 0; k < s.count; k++, pos += 4) {
-            s.small.writeInt32BE(s.values[k]!, 0);
+            s.small.writeInt32BE(s.values[k], 0);
             await call((cb) => npm.write(pos, s.small, cb));
           }
         }
@@ -197,21 +151,59 @@ export const RafAsync = defineSuite({
       if (op === "readInt") {
         for (let k = 0; k < s.count; k++) bh.consume(await Promise.resolve(view.getInt32(k * 4)));
       } else {
-        for (let k = 0; k < s.count; k++) await Promise.resolve(view.setInt32(k * 4, s.values[k]!));
+        for (let k = 0; k < s.count; k++) await Promise.resolve(view.setInt32(k * 4, s.values[k]));
       }
     },
     syncBuffered(bh, s, { op }) {
-      const f = s.syncFile!;
+      const f = s.syncFile;
       f.seek(0);
       if (op === "readInt") {
         for (let k = 0; k < s.count; k++) bh.consume(f.readInt());
       } else {
-        for (let k = 0; k < s.count; k++) f.writeInt(s.values[k]!);
+        for (let k = 0; k < s.count; k++) f.writeInt(s.values[k]);
         f.flush();
       }
     },
   },
 });
+const MIB = 1 << 20;
 
-/** The async raf suite. */
-export default [RafAsync];
+/**
+ * Async bulk: `await readInts` of 1 MiB into an `Int32Array` after `await seek(0)`, rafkit defaults (the
+ * read bypasses the window). `·bandwidth` gives GB/s.
+ */
+export const RafAsyncBulk = defineSuite({
+  name: "RafAsyncBulk",
+  description: "await seek(0) + await readInts of 1 MiB per op; reports ·bandwidth in GB/s",
+  state: async () => {
+    const dir = mkdtempSync(join(tmpdir(), "rafkit-bench-async-bulk-"));
+    const path = join(dir, "data.bin");
+    writeFileSync(path, randomFillSync(new Uint8Array(MIB)));
+    const file = AsyncRandomAccessFile
+      ? await AsyncRandomAccessFile.open(path, "r", {
+          backend: isNativeAvailable() ? "native" : "node",
+        })
+      : undefined;
+    return { dir, path, file, ints: new Int32Array(MIB / 4) };
+  },
+  teardown: {
+    async trial(s) {
+      await s.file?.close();
+      rmSync(s.dir, { recursive: true, force: true });
+    },
+  },
+  options: { unit: "us", bytesPerOperation: MIB },
+  benchmarks: {
+    readInts: {
+      async run(_bh, s) {
+        await s.file.seek(0);
+        await s.file.readInts(s.ints);
+        return s.ints[s.ints.length - 1];
+      },
+      unavailable: asyncUnavailable,
+    },
+  },
+});
+
+/** The async raf suites. */
+export default [RafAsync, RafAsyncBulk];

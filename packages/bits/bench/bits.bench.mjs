@@ -2,105 +2,88 @@
 // benchmark with one type, so the accessor picked in `state` is the only one its call site ever sees.
 //
 // Every receiver comes from the state, as JMH's benchmarks take their `@State` fields: the codec as the
-// DataView and the Buffer. Where a caller keeps them moves the ratios (`examples/import-cost.bench.mjs`
+// DataView and the Buffer. Where a caller keeps them moves the ratios (`bench/import-cost.bench.mjs`
 // keeps both in four places alike). The `…Import` benchmarks call the codec through this module's import.
-import {
-  BigEndian,
-  BigEndianView,
-  type Codec,
-  decodeArray,
-  ModifiedUtf8,
-  type ViewCodec,
-} from "@rafkit/bits";
-import { defineSuite } from "../suite";
+
+import { defineSuite } from "@rafkit/bench";
+import { BigEndian, BigEndianView, decodeArray, ModifiedUtf8 } from "@rafkit/bits";
 
 /** Accesses per benchmark call: 128 values spaced by their width (at most 1 KiB). */
 const ACCESSES = 128;
-
-const TYPES = ["Int16", "Int32", "Int64", "Float32", "Float64"] as const;
-type Type = (typeof TYPES)[number];
-
-const WIDTH: Record<Type, number> = { Int16: 2, Int32: 4, Int64: 8, Float32: 4, Float64: 8 };
-
-/** A read from `target`, or (with a codec) from `target` through `codec`. */
-type Get<T> = (target: T, offset: number) => unknown;
-type CodecGet<C, T> = (codec: C, target: T, offset: number) => unknown;
-type Set<T> = (target: T, offset: number, value: never) => void;
-type CodecSet<C, T> = (codec: C, target: T, offset: number, value: never) => void;
-
-const bitsGet: Record<Type, CodecGet<Codec, Uint8Array>> = {
+const TYPES = ["Int16", "Int32", "Int64", "Float32", "Float64"];
+const WIDTH = { Int16: 2, Int32: 4, Int64: 8, Float32: 4, Float64: 8 };
+const bitsGet = {
   Int16: (c, b, o) => c.getInt16(b, o),
   Int32: (c, b, o) => c.getInt32(b, o),
   Int64: (c, b, o) => c.getBigInt64(b, o),
   Float32: (c, b, o) => c.getFloat32(b, o),
   Float64: (c, b, o) => c.getFloat64(b, o),
 };
-const importGet: Record<Type, Get<Uint8Array>> = {
+const importGet = {
   Int16: (b, o) => BigEndian.getInt16(b, o),
   Int32: (b, o) => BigEndian.getInt32(b, o),
   Int64: (b, o) => BigEndian.getBigInt64(b, o),
   Float32: (b, o) => BigEndian.getFloat32(b, o),
   Float64: (b, o) => BigEndian.getFloat64(b, o),
 };
-const bitsViewGet: Record<Type, CodecGet<ViewCodec, DataView>> = {
+const bitsViewGet = {
   Int16: (c, v, o) => c.getInt16(v, o),
   Int32: (c, v, o) => c.getInt32(v, o),
   Int64: (c, v, o) => c.getBigInt64(v, o),
   Float32: (c, v, o) => c.getFloat32(v, o),
   Float64: (c, v, o) => c.getFloat64(v, o),
 };
-const viewGet: Record<Type, Get<DataView>> = {
+const viewGet = {
   Int16: (v, o) => v.getInt16(o),
   Int32: (v, o) => v.getInt32(o),
   Int64: (v, o) => v.getBigInt64(o),
   Float32: (v, o) => v.getFloat32(o),
   Float64: (v, o) => v.getFloat64(o),
 };
-const bufferGet: Record<Type, Get<Buffer>> = {
+const bufferGet = {
   Int16: (b, o) => b.readInt16BE(o),
   Int32: (b, o) => b.readInt32BE(o),
   Int64: (b, o) => b.readBigInt64BE(o),
   Float32: (b, o) => b.readFloatBE(o),
   Float64: (b, o) => b.readDoubleBE(o),
 };
-const bitsSet: Record<Type, CodecSet<Codec, Uint8Array>> = {
-  Int16: (c, b, o, v: number) => c.setInt16(b, o, v),
-  Int32: (c, b, o, v: number) => c.setInt32(b, o, v),
-  Int64: (c, b, o, v: bigint) => c.setBigInt64(b, o, v),
-  Float32: (c, b, o, v: number) => c.setFloat32(b, o, v),
-  Float64: (c, b, o, v: number) => c.setFloat64(b, o, v),
+const bitsSet = {
+  Int16: (c, b, o, v) => c.setInt16(b, o, v),
+  Int32: (c, b, o, v) => c.setInt32(b, o, v),
+  Int64: (c, b, o, v) => c.setBigInt64(b, o, v),
+  Float32: (c, b, o, v) => c.setFloat32(b, o, v),
+  Float64: (c, b, o, v) => c.setFloat64(b, o, v),
 };
-const importSet: Record<Type, Set<Uint8Array>> = {
-  Int16: (b, o, v: number) => BigEndian.setInt16(b, o, v),
-  Int32: (b, o, v: number) => BigEndian.setInt32(b, o, v),
-  Int64: (b, o, v: bigint) => BigEndian.setBigInt64(b, o, v),
-  Float32: (b, o, v: number) => BigEndian.setFloat32(b, o, v),
-  Float64: (b, o, v: number) => BigEndian.setFloat64(b, o, v),
+const importSet = {
+  Int16: (b, o, v) => BigEndian.setInt16(b, o, v),
+  Int32: (b, o, v) => BigEndian.setInt32(b, o, v),
+  Int64: (b, o, v) => BigEndian.setBigInt64(b, o, v),
+  Float32: (b, o, v) => BigEndian.setFloat32(b, o, v),
+  Float64: (b, o, v) => BigEndian.setFloat64(b, o, v),
 };
-const bitsViewSet: Record<Type, CodecSet<ViewCodec, DataView>> = {
-  Int16: (c, d, o, v: number) => c.setInt16(d, o, v),
-  Int32: (c, d, o, v: number) => c.setInt32(d, o, v),
-  Int64: (c, d, o, v: bigint) => c.setBigInt64(d, o, v),
-  Float32: (c, d, o, v: number) => c.setFloat32(d, o, v),
-  Float64: (c, d, o, v: number) => c.setFloat64(d, o, v),
+const bitsViewSet = {
+  Int16: (c, d, o, v) => c.setInt16(d, o, v),
+  Int32: (c, d, o, v) => c.setInt32(d, o, v),
+  Int64: (c, d, o, v) => c.setBigInt64(d, o, v),
+  Float32: (c, d, o, v) => c.setFloat32(d, o, v),
+  Float64: (c, d, o, v) => c.setFloat64(d, o, v),
 };
-const viewSet: Record<Type, Set<DataView>> = {
-  Int16: (d, o, v: number) => d.setInt16(o, v),
-  Int32: (d, o, v: number) => d.setInt32(o, v),
-  Int64: (d, o, v: bigint) => d.setBigInt64(o, v),
-  Float32: (d, o, v: number) => d.setFloat32(o, v),
-  Float64: (d, o, v: number) => d.setFloat64(o, v),
+const viewSet = {
+  Int16: (d, o, v) => d.setInt16(o, v),
+  Int32: (d, o, v) => d.setInt32(o, v),
+  Int64: (d, o, v) => d.setBigInt64(o, v),
+  Float32: (d, o, v) => d.setFloat32(o, v),
+  Float64: (d, o, v) => d.setFloat64(o, v),
 };
-const bufferSet: Record<Type, Set<Buffer>> = {
-  Int16: (b, o, v: number) => void b.writeInt16BE(v, o),
-  Int32: (b, o, v: number) => void b.writeInt32BE(v, o),
-  Int64: (b, o, v: bigint) => void b.writeBigInt64BE(v, o),
-  Float32: (b, o, v: number) => void b.writeFloatBE(v, o),
-  Float64: (b, o, v: number) => void b.writeDoubleBE(v, o),
+const bufferSet = {
+  Int16: (b, o, v) => void b.writeInt16BE(v, o),
+  Int32: (b, o, v) => void b.writeInt32BE(v, o),
+  Int64: (b, o, v) => void b.writeBigInt64BE(v, o),
+  Float32: (b, o, v) => void b.writeFloatBE(v, o),
+  Float64: (b, o, v) => void b.writeDoubleBE(v, o),
 };
-
 /** 1 KiB of deterministic pseudo-random bytes (no NaN patterns matter: reads keep bits as they are). */
-function randomBytes(length: number, seed = 0x9e3779b9): Uint8Array {
+function randomBytes(length, seed = 0x9e3779b9) {
   const bytes = new Uint8Array(length);
   let x = seed;
   for (let i = 0; i < length; i++) {
@@ -111,8 +94,7 @@ function randomBytes(length: number, seed = 0x9e3779b9): Uint8Array {
   }
   return bytes;
 }
-
-function primitiveState({ type }: { type: Type }) {
+function primitiveState({ type }) {
   const bytes = randomBytes(ACCESSES * 8);
   const view = new DataView(bytes.buffer);
   const buffer = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length);
@@ -124,7 +106,7 @@ function primitiveState({ type }: { type: Type }) {
     view,
     buffer,
     width,
-    values: values as never[],
+    values: values,
     codec: BigEndian,
     viewCodec: BigEndianView,
     bitsGet: bitsGet[type],
@@ -139,7 +121,6 @@ function primitiveState({ type }: { type: Type }) {
     bufferSet: bufferSet[type],
   };
 }
-
 /**
  * Per-primitive big-endian reads: `BigEndian.getX(bytes, off)` vs `DataView#getX` vs `Buffer#readXBE`, and
  * `BigEndianView.getX(view, off)` (the codec on a DataView the caller holds); `bigEndianImport` reaches
@@ -171,7 +152,6 @@ export const BitsGet = defineSuite({
     },
   },
 });
-
 /**
  * Per-primitive big-endian writes: `BigEndian.setX` vs `DataView#setX` vs `Buffer#writeXBE`, and
  * `BigEndianView.setX`; `bigEndianImport` reaches `BigEndian` through the module's import.
@@ -185,32 +165,29 @@ export const BitsSet = defineSuite({
   benchmarks: {
     bigEndian(_bh, s) {
       for (let i = 0, o = 0; i < ACCESSES; i++, o += s.width)
-        s.bitsSet(s.codec, s.bytes, o, s.values[i]!);
+        s.bitsSet(s.codec, s.bytes, o, s.values[i]);
       return s.bytes[0];
     },
     bigEndianImport(_bh, s) {
-      for (let i = 0, o = 0; i < ACCESSES; i++, o += s.width) s.importSet(s.bytes, o, s.values[i]!);
+      for (let i = 0, o = 0; i < ACCESSES; i++, o += s.width) s.importSet(s.bytes, o, s.values[i]);
       return s.bytes[0];
     },
     dataView(_bh, s) {
-      for (let i = 0, o = 0; i < ACCESSES; i++, o += s.width) s.viewSet(s.view, o, s.values[i]!);
+      for (let i = 0, o = 0; i < ACCESSES; i++, o += s.width) s.viewSet(s.view, o, s.values[i]);
       return s.bytes[0];
     },
     bigEndianView(_bh, s) {
       for (let i = 0, o = 0; i < ACCESSES; i++, o += s.width)
-        s.bitsViewSet(s.viewCodec, s.view, o, s.values[i]!);
+        s.bitsViewSet(s.viewCodec, s.view, o, s.values[i]);
       return s.bytes[0];
     },
     buffer(_bh, s) {
-      for (let i = 0, o = 0; i < ACCESSES; i++, o += s.width)
-        s.bufferSet(s.buffer, o, s.values[i]!);
+      for (let i = 0, o = 0; i < ACCESSES; i++, o += s.width) s.bufferSet(s.buffer, o, s.values[i]);
       return s.bytes[0];
     },
   },
 });
-
 const MIB = 1 << 20;
-
 /**
  * Bulk big-endian Int32 decode of 1 MiB into an `Int32Array`: `decodeArray` vs a `DataView` loop vs a
  * `Buffer#readInt32BE` loop. One op is the whole MiB; the `·bandwidth` metric gives GB/s.
@@ -245,7 +222,6 @@ export const BitsBulkDecode = defineSuite({
     },
   },
 });
-
 /**
  * Decoding an ASCII string from bytes: `ModifiedUtf8.decode` (what `readUTF` uses) vs `TextDecoder` vs
  * `Buffer#latin1Slice` (via `toString("latin1")`), for short and long strings.
@@ -266,7 +242,6 @@ export const BitsModifiedUtf8 = defineSuite({
     bufferLatin1: (_bh, s) => s.buffer.toString("latin1", 0, s.bytes.length),
   },
 });
-
 /**
  * Reads that switch arrays: `BigEndian.getInt32` over `arrays` arrays in turn (1: always the cached one; 2:
  * the view cache's two slots; 3: a `WeakMap` lookup per access) vs `DataView#getInt32` over as many views.
@@ -285,19 +260,18 @@ export const BitsSwitch = defineSuite({
     bigEndian(bh, s) {
       const { codec, bytes } = s;
       for (let i = 0, k = 0; i < ACCESSES; i++) {
-        bh.consume(codec.getInt32(bytes[k]!, (i & 7) << 2));
+        bh.consume(codec.getInt32(bytes[k], (i & 7) << 2));
         if (++k === bytes.length) k = 0;
       }
     },
     dataView(bh, s) {
       const { views } = s;
       for (let i = 0, k = 0; i < ACCESSES; i++) {
-        bh.consume(views[k]!.getInt32((i & 7) << 2));
+        bh.consume(views[k].getInt32((i & 7) << 2));
         if (++k === views.length) k = 0;
       }
     },
   },
 });
-
 /** The bits suites in run order. */
 export default [BitsGet, BitsSet, BitsBulkDecode, BitsModifiedUtf8, BitsSwitch];

@@ -1,0 +1,184 @@
+#!/usr/bin/env node
+// `perf-targets [groups...]`: runs the benchmarks behind rafkit's performance targets through the harness's
+// CLI (one run per fork count, interleaved), then prints every target with PASS/FAIL. `--from` evaluates
+// saved JMH JSON instead.
+import { spawnSync } from "node:child_process";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
+import { type BenchmarkResult, parseJmhJson, renderChart, toJmhJson } from "@rafkit/bench";
+import { Command, Option } from "commander";
+import {
+  evaluateTargets,
+  exactFilter,
+  formatTargets,
+  type TargetRun,
+  targetRuns,
+} from "./evaluate";
+import { benchCli, kvCli, suiteModules } from "./suites";
+import { TARGET_GROUPS, type TargetGroup } from "./targets";
+
+interface TargetFlags {
+  from: string[];
+  forks?: string;
+  warmupIterations?: string;
+  iterations?: string;
+  warmupTime?: string;
+  measurementTime?: string;
+  json?: string;
+  chart?: string;
+  title?: string;
+  strict?: boolean;
+}
+
+/** Defaults: 3 warmup and 5 measurement iterations of 100 ms, in `TARGET_FORKS` forks unless a target asks for more. */
+const DEFAULTS = {
+  warmupIterations: "3",
+  iterations: "5",
+  warmupTime: "100ms",
+  measurementTime: "100ms",
+};
+
+const collect = (value: string, previous: string[]) => [...previous, value];
+
+function fail(message: string): never {
+  process.stderr.write(`perf-targets: ${message}\n`);
+  process.exit(1);
+}
+
+function write(file: string, text: string): void {
+  mkdirSync(dirname(file), { recursive: true });
+  writeFileSync(file, text);
+  process.stderr.write(`wrote ${file}\n`);
+}
+
+function readResults(file: string): BenchmarkResult[] {
+  try {
+    return parseJmhJson(readFileSync(file, "utf8"));
+  } catch (error) {
+    return fail(`${file}: ${(error as Error).message}`);
+  }
+}
+
+/** Runs the benchmarks of one target run through `rafkit-bench`; its table goes to stdout as it prints. */
+function runThroughHarness(
+  modules: readonly string[],
+  { benchmarks, forks, params }: TargetRun,
+  flags: TargetFlags,
+): BenchmarkResult[] {
+  const dir = mkdtempSync(join(tmpdir(), "rafkit-perf-targets-"));
+  try {
+    const out = join(dir, "run.json");
+    const o = {
+      ...DEFAULTS,
+      ...Object.fromEntries(Object.entries(flags).filter(([, v]) => v !== undefined)),
+    };
+    const args = [
+      benchCli(),
+      ...modules.flatMap((m) => ["--suite", m]),
+      exactFilter(benchmarks),
+      ...Object.entries(params).flatMap(([k, v]) => ["-p", `${k}=${v.join(",")}`]),
+      ...["-f", String(forks), "-wi", o.warmupIterations, "-i", o.iterations],
+      ...["-w", o.warmupTime, "-r", o.measurementTime],
+      // Interleaved: the two sides of a ratio see the same machine, whatever it does meanwhile.
+      "--interleave",
+      ...["--json", out],
+    ];
+    const run = spawnSync(process.execPath, args, { stdio: ["ignore", "inherit", "inherit"] });
+    if (run.status !== 0) process.exitCode = 1;
+    try {
+      return parseJmhJson(readFileSync(out, "utf8"));
+    } catch {
+      return []; // nothing ran (the harness said why)
+    }
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/** `rafkv <scratch> bench --out <dir>` with its defaults; its summary goes to stdout as it prints. */
+function runKvBench(): BenchmarkResult[] {
+  const dir = mkdtempSync(join(tmpdir(), "rafkit-perf-targets-kv-"));
+  try {
+    const out = join(dir, "out");
+    mkdirSync(join(dir, "stores"));
+    const run = spawnSync(process.execPath, [kvCli(), join(dir, "stores"), "bench", "--out", out], {
+      stdio: ["ignore", "inherit", "inherit"],
+    });
+    if (run.status !== 0) process.exitCode = 1;
+    try {
+      return parseJmhJson(readFileSync(join(out, "bench.json"), "utf8"));
+    } catch {
+      return [];
+    }
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+function targetsCommand(names: string[], flags: TargetFlags): void {
+  const groups = names.length === 0 || names.includes("all") ? [...TARGET_GROUPS] : names;
+  for (const g of groups) {
+    if (!(TARGET_GROUPS as readonly string[]).includes(g)) {
+      fail(`unknown target group ${JSON.stringify(g)}; use ${TARGET_GROUPS.join(", ")} or all`);
+    }
+  }
+  const selected = groups as TargetGroup[];
+  let results: BenchmarkResult[];
+  if (flags.from.length > 0) {
+    results = flags.from.flatMap(readResults);
+  } else {
+    const forks = flags.forks === undefined ? undefined : Number(flags.forks);
+    if (forks !== undefined && !(Number.isInteger(forks) && forks >= 0))
+      fail(`forks must be an integer >= 0, got ${JSON.stringify(flags.forks)}`);
+    const modules = selected.flatMap(suiteModules);
+    results = [];
+    for (const run of targetRuns(
+      selected.filter((g) => g !== "kv"),
+      forks,
+    )) {
+      results.push(...runThroughHarness(modules, run, flags));
+      process.stdout.write("\n");
+    }
+    if (selected.includes("kv")) results.push(...runKvBench());
+    if (flags.json) write(flags.json, toJmhJson(results));
+    if (flags.chart)
+      write(flags.chart, renderChart(results, flags.title ? { title: flags.title } : {}));
+  }
+  const outcomes = evaluateTargets(results, selected);
+  process.stdout.write(`${formatTargets(outcomes)}\n`);
+  if (flags.strict && outcomes.some((o) => o.verdict !== "PASS")) process.exitCode = 1;
+}
+
+new Command("perf-targets")
+  .description(
+    `run the benchmarks behind rafkit's performance targets and print each target with PASS/FAIL (groups: ${TARGET_GROUPS.join(", ")}, all)`,
+  )
+  .argument("[groups...]", "target groups (default: all)")
+  .addOption(
+    new Option("--from <file>", "evaluate saved JMH JSON results instead of running (repeatable)")
+      .argParser(collect)
+      .default([])
+      // Nothing runs with --from: these would be accepted and silently ignored.
+      .conflicts([
+        "forks",
+        "warmupIterations",
+        "iterations",
+        "warmupTime",
+        "measurementTime",
+        "json",
+        "chart",
+        "title",
+      ]),
+  )
+  .option("-f, --forks <n>", "forks per benchmark (default 2, more for targets with thin margins)")
+  .option("--warmup-iterations <n>", "warmup iterations (default 3)")
+  .option("-i, --iterations <n>", "measurement iterations (default 5)")
+  .option("-w, --warmup-time <len>", "warmup iteration length (default 100ms)")
+  .option("-r, --measurement-time <len>", "measurement iteration length (default 100ms)")
+  .option("--json <file>", "write the run's results in JMH's JSON result format")
+  .option("--chart <file>", "write an SVG bar chart of the run")
+  .option("--title <text>", "chart title")
+  .option("--strict", "exit with status 1 unless every target passes")
+  .action((groups: string[], flags: TargetFlags) => targetsCommand(groups, flags))
+  .parse(process.argv.map((a) => (a === "-wi" ? "--warmup-iterations" : a)));

@@ -1,0 +1,317 @@
+import type { BenchmarkResult } from "@rafkit/bench";
+import { renderColumns } from "./columns";
+import { type Side, TARGET_FORKS, TARGETS, type Target, type TargetGroup } from "./targets";
+import { nanosPerOp } from "./units";
+
+const sidesOf = (t: Target): Side[] =>
+  t.kind === "rate"
+    ? [t.side]
+    : [t.numerator, t.denominator, ...(t.peer ? [t.peer.numerator, t.peer.denominator] : [])];
+
+/** The benchmarks (`Suite.benchmark`) the targets of `groups` need. */
+export function targetBenchmarks(groups: readonly TargetGroup[], targets = TARGETS): string[] {
+  const ids = new Set<string>();
+  for (const t of targets) {
+    if (!groups.includes(t.group)) continue;
+    for (const side of sidesOf(t)) for (const id of side.benchmarks) ids.add(id);
+  }
+  return [...ids];
+}
+
+/** One run of `targets`: benchmarks of one suite that share a fork count, and the param values they need. */
+export interface TargetRun {
+  /** Forks per benchmark. */
+  forks: number;
+  /** The benchmarks. */
+  benchmarks: string[];
+  /** Values of the params the targets fix (e.g. `impl`), for `-p`; other params keep their declared values. */
+  params: Record<string, string[]>;
+}
+
+const suiteOf = (id: string) => id.slice(0, id.lastIndexOf("."));
+
+/**
+ * The runs the targets of `groups` need, by fewest forks first, one per suite: a benchmark runs with the
+ * most forks any of its targets asks for (`forks`, from the command line, sets them all), and with every
+ * value its targets fix of a param, so a run measures only what some target divides.
+ */
+export function targetRuns(
+  groups: readonly TargetGroup[],
+  forks?: number,
+  targets = TARGETS,
+): TargetRun[] {
+  const need = new Map<string, number>();
+  const values = new Map<string, Map<string, Set<string>>>();
+  for (const t of targets) {
+    if (!groups.includes(t.group)) continue;
+    for (const side of sidesOf(t)) {
+      for (const id of side.benchmarks) {
+        need.set(id, forks ?? Math.max(need.get(id) ?? 0, t.forks ?? TARGET_FORKS));
+        const suite = suiteOf(id);
+        const params = values.get(suite) ?? new Map<string, Set<string>>();
+        for (const [k, v] of Object.entries(side.params ?? {})) {
+          const set = params.get(k) ?? new Set<string>();
+          for (const x of typeof v === "string" ? [v] : v) set.add(x);
+          params.set(k, set);
+        }
+        values.set(suite, params);
+      }
+    }
+  }
+  const runs = new Map<string, TargetRun>();
+  for (const [id, n] of need) {
+    const key = `${n}\0${suiteOf(id)}`;
+    const params = Object.fromEntries(
+      [...(values.get(suiteOf(id)) ?? [])].map(([k, v]) => [k, [...v]]),
+    );
+    const run = runs.get(key) ?? { forks: n, benchmarks: [], params };
+    run.benchmarks.push(id);
+    runs.set(key, run);
+  }
+  return [...runs.values()].sort((a, b) => a.forks - b.forks);
+}
+
+/** A regular expression selecting exactly `ids`. */
+export function exactFilter(ids: readonly string[]): string {
+  return `^(${ids.map((id) => id.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")).join("|")})$`;
+}
+
+/** One evaluated target for one pairing (method and params). */
+export interface TargetOutcome {
+  /** The target. */
+  target: Target;
+  /** What was paired: the method (when a side names several) and the free params, `name=value` joined. */
+  params: string;
+  /** The ratio or rate (NaN when a result is missing). */
+  value: number;
+  /** PASS, FAIL, or n/a when a result is missing (e.g. a benchmark skipped without `java`). */
+  verdict: "PASS" | "FAIL" | "n/a";
+  /** For a FAIL: nanoseconds per op rafkit's side must lose to meet the goal. */
+  gap?: number;
+  /** The peer runtime's value of the same ratio (NaN when it did not run). */
+  peer?: number;
+  /** Why n/a. */
+  note?: string;
+}
+
+const matches = (r: BenchmarkResult, side: Side) =>
+  side.benchmarks.includes(r.benchmark) &&
+  Object.entries(side.params ?? {}).every(([k, v]) => {
+    const got = r.params?.[k];
+    return got !== undefined && (typeof v === "string" ? got === v : v.includes(got));
+  });
+
+/** The pairing key of a result on a side: its method (if the side has several) and its free params. */
+function pairKey(r: BenchmarkResult, side: Side): string {
+  const free = Object.entries(r.params ?? {})
+    .filter(([k]) => !(k in (side.params ?? {})))
+    .sort(([a], [b]) => (a < b ? -1 : 1));
+  const method =
+    side.benchmarks.length > 1 ? r.benchmark.slice(r.benchmark.lastIndexOf(".") + 1) : "";
+  return JSON.stringify([method, free]);
+}
+
+function describeKey(key: string): string {
+  const [method, free] = JSON.parse(key) as [string, [string, string][]];
+  return [method, ...free.map(([k, v]) => `${k}=${v}`)].filter(Boolean).join(",");
+}
+
+/**
+ * Why a measured ratio or rate cannot be judged, or undefined when it can. A score of 0 (a clock too coarse
+ * for the iteration) makes a ratio 0 or Infinity, which would pass any `<=` or `>=` goal on no evidence.
+ */
+function unjudgeable(value: number, what: string): string | undefined {
+  if (Number.isNaN(value)) return `${what} is not a number`;
+  if (!Number.isFinite(value) || value <= 0) return `${what} is ${value}: a score is 0 or infinite`;
+  return undefined;
+}
+
+function meets(value: number, op: Target["op"], goal: number): boolean {
+  return op === ">=" ? value >= goal : op === "<=" ? value <= goal : value > goal;
+}
+
+/** Results of a side grouped by pairing key; a key with two results (two runs' files) maps to both. */
+function bySide(results: readonly BenchmarkResult[], side: Side): Map<string, BenchmarkResult[]> {
+  const out = new Map<string, BenchmarkResult[]>();
+  for (const r of results) {
+    if (!matches(r, side)) continue;
+    const key = pairKey(r, side);
+    out.set(key, [...(out.get(key) ?? []), r]);
+  }
+  return out;
+}
+
+const sideName = (s: Side) =>
+  `${s.benchmarks.length > 1 ? `${suiteOf(s.benchmarks[0]!)}.*` : s.benchmarks[0]}${Object.entries(
+    s.params ?? {},
+  )
+    .map(([k, v]) => `{${k}=${typeof v === "string" ? v : v.join("|")}}`)
+    .join("")}`;
+
+/**
+ * The gap of a FAIL in nanoseconds per op of rafkit's side: for `<=`, how far the numerator is above goal x
+ * denominator; for `>=`/`>`, how far the denominator (rafkit) is above numerator / goal; for a rate, how much
+ * faster the op must be to reach the goal rate.
+ */
+function gapOf(t: Target, value: number, nanos: number): number {
+  if (t.kind === "rate") return nanos * (1 - value / t.goal);
+  return t.op === "<=" ? nanos * (value - t.goal) : nanos * (1 - value / t.goal);
+}
+
+function ratioOf(n: BenchmarkResult, d: BenchmarkResult): number {
+  return nanosPerOp(n.primaryMetric) / nanosPerOp(d.primaryMetric);
+}
+
+/**
+ * Evaluates targets against results (of one run). Ratio targets pair results by method and free params; a
+ * missing side gives `n/a` with a note, e.g. `RandomAccessFileBenchmark.*{impl=jdk25}: no result`.
+ */
+export function evaluateTargets(
+  results: readonly BenchmarkResult[],
+  groups: readonly TargetGroup[],
+  targets: readonly Target[] = TARGETS,
+): TargetOutcome[] {
+  const out: TargetOutcome[] = [];
+  for (const target of targets) {
+    if (!groups.includes(target.group)) continue;
+    if (target.kind === "rate") {
+      const found = bySide(results, target.side);
+      if (found.size === 0)
+        out.push({
+          target,
+          params: "",
+          value: Number.NaN,
+          verdict: "n/a",
+          note: `${sideName(target.side)}: no result`,
+        });
+      for (const [key, rs] of found) {
+        for (const r of rs) {
+          const value = target.rate(r);
+          const why = unjudgeable(value, "the rate");
+          const pass = why === undefined && meets(value, target.op, target.goal);
+          out.push({
+            target,
+            params: describeKey(key),
+            value,
+            verdict: why !== undefined ? "n/a" : pass ? "PASS" : "FAIL",
+            ...(why === undefined && !pass
+              ? { gap: gapOf(target, value, nanosPerOp(r.primaryMetric)) }
+              : {}),
+            ...(why !== undefined ? { note: `${r.benchmark}: ${why}` } : {}),
+          });
+        }
+      }
+      continue;
+    }
+    const nums = bySide(results, target.numerator);
+    const dens = bySide(results, target.denominator);
+    const peerNums = target.peer ? bySide(results, target.peer.numerator) : new Map();
+    const peerDens = target.peer ? bySide(results, target.peer.denominator) : new Map();
+    const keys = [...new Set([...nums.keys(), ...dens.keys()])];
+    if (keys.length === 0) keys.push(JSON.stringify(["", []]));
+    for (const key of keys) {
+      const ns = nums.get(key) ?? [];
+      const ds = dens.get(key) ?? [];
+      const params = describeKey(key);
+      if (ns.length > 1 || ds.length > 1) {
+        // Two runs' results (e.g. two --from files): which pair is meant is a guess, so none is made.
+        const twice = ns.length > 1 ? target.numerator : target.denominator;
+        out.push({
+          target,
+          params,
+          value: Number.NaN,
+          verdict: "n/a",
+          note: `${sideName(twice)}: ${Math.max(ns.length, ds.length)} results; give one run's`,
+        });
+        continue;
+      }
+      const [n] = ns;
+      const [d] = ds;
+      if (n === undefined || d === undefined) {
+        const missing = [
+          n === undefined ? target.numerator : undefined,
+          d === undefined ? target.denominator : undefined,
+        ]
+          .filter((s): s is Side => s !== undefined)
+          .map(sideName)
+          .join(" and ");
+        out.push({
+          target,
+          params,
+          value: Number.NaN,
+          verdict: "n/a",
+          note: `${missing}: no result`,
+        });
+        continue;
+      }
+      const value = ratioOf(n, d);
+      const why = Number.isNaN(value)
+        ? "scores are not times per op"
+        : unjudgeable(value, "the ratio");
+      const pass = why === undefined && meets(value, target.op, target.goal);
+      const pn = peerNums.get(key)?.[0];
+      const pd = peerDens.get(key)?.[0];
+      out.push({
+        target,
+        params,
+        value,
+        verdict: why !== undefined ? "n/a" : pass ? "PASS" : "FAIL",
+        ...(why === undefined && !pass
+          ? { gap: gapOf(target, value, nanosPerOp(d.primaryMetric)) }
+          : {}),
+        ...(target.peer ? { peer: pn && pd ? ratioOf(pn, pd) : Number.NaN } : {}),
+        ...(why !== undefined ? { note: why } : {}),
+      });
+    }
+  }
+  return out;
+}
+
+const shown = (value: number, unit: string) =>
+  Number.isNaN(value) ? "-" : `${value >= 100 ? value.toFixed(0) : value.toFixed(2)}${unit}`;
+
+const nanos = (ns: number) =>
+  ns >= 1e6
+    ? `${(ns / 1e6).toFixed(2)} ms`
+    : ns >= 1e3
+      ? `${(ns / 1e3).toFixed(2)} us`
+      : `${ns.toFixed(1)} ns`;
+
+/**
+ * The outcomes as a table (target, pairing, value, goal, the peer runtime's value, verdict), then every FAIL
+ * with its floor and its gap in ns per op, and a closing `N PASS, N FAIL, N n/a` line.
+ */
+export function formatTargets(outcomes: readonly TargetOutcome[]): string {
+  const rows = outcomes.map(({ target: t, params, value, verdict, note, peer }) => {
+    const unit = t.kind === "ratio" ? "x" : ` ${t.unit}`;
+    return [
+      t.name,
+      params,
+      shown(value, unit),
+      `${t.op} ${t.goal}${unit}`,
+      peer === undefined ? "" : `${t.kind === "ratio" ? t.peer?.label : ""} ${shown(peer, "x")}`,
+      note ? `${verdict} (${note})` : verdict,
+    ];
+  });
+  const table = renderColumns(["Target", "Pairing", "Value", "Goal", "Peer", "Result"], rows, [
+    "left",
+    "left",
+    "right",
+    "right",
+    "right",
+    "left",
+  ]);
+  const fails = outcomes
+    .filter((o) => o.verdict === "FAIL")
+    .map(
+      (o) =>
+        `FAIL ${o.target.name}${o.params ? ` (${o.params})` : ""}: ${o.target.text}; floor: ${o.target.floor}; gap: ${nanos(o.gap ?? Number.NaN)}/op to cut`,
+    );
+  const count = (v: TargetOutcome["verdict"]) => outcomes.filter((o) => o.verdict === v).length;
+  return [
+    table,
+    ...(fails.length ? ["", ...fails] : []),
+    "",
+    `${count("PASS")} PASS, ${count("FAIL")} FAIL, ${count("n/a")} n/a`,
+  ].join("\n");
+}

@@ -1,0 +1,103 @@
+import type { BenchmarkResult } from "@rafkit/bench";
+import { nanosPerOp } from "./units";
+
+const IMPL_LABEL: Record<string, string> = {
+  jdk17: "JDK 17",
+  jdk25: "JDK 25",
+  jdk17Emulated: "JDK 17, bulk emulated",
+  rafkit: "rafkit",
+};
+
+const methodOf = (r: BenchmarkResult) => r.benchmark.slice(r.benchmark.lastIndexOf(".") + 1);
+const score = (r: BenchmarkResult | undefined) =>
+  r === undefined
+    ? "-"
+    : `${r.primaryMetric.score.toFixed(3)} ± ${Number.isNaN(r.primaryMetric.scoreError) ? "NaN" : r.primaryMetric.scoreError.toFixed(3)}`;
+const ratio = (a: BenchmarkResult | undefined, b: BenchmarkResult | undefined) =>
+  a === undefined || b === undefined
+    ? "-"
+    : `${(nanosPerOp(a.primaryMetric) / nanosPerOp(b.primaryMetric)).toFixed(2)}x`;
+
+function markdown(header: string[], rows: string[][]): string {
+  const line = (cells: string[]) => `| ${cells.join(" | ")} |`;
+  return [
+    line(header),
+    line(header.map((_, i) => (i === 0 ? "---" : "---:"))),
+    ...rows.map(line),
+  ].join("\n");
+}
+
+/** The implementations present, in the order JDK 17, JDK 25 (or its emulation), rafkit. */
+function implsIn(results: readonly BenchmarkResult[]): string[] {
+  const present = new Set(results.map((r) => String(r.params?.impl)));
+  return Object.keys(IMPL_LABEL).filter((i) => present.has(i));
+}
+
+/** One seed's table: a row per method and size, a column per implementation, then rafkit's speed-ups. */
+function rafTable(results: readonly BenchmarkResult[], suite: string): string {
+  const mine = results.filter((r) => r.benchmark.startsWith(`${suite}.`));
+  if (mine.length === 0) return `No ${suite} results.\n`;
+  const impls = implsIn(mine);
+  const find = (method: string, kb: string, impl: string) =>
+    mine.find(
+      (r) => methodOf(r) === method && r.params?.kiloBytes === kb && r.params?.impl === impl,
+    );
+  const keys = [...new Set(mine.map((r) => `${methodOf(r)}\0${r.params?.kiloBytes}`))].sort();
+  const jdks = impls.filter((i) => i !== "rafkit");
+  const unit = mine[0]!.primaryMetric.scoreUnit;
+  const rows = keys.map((k) => {
+    const [method, kb] = k.split("\0") as [string, string];
+    return [
+      `${suite}.${method}`,
+      kb,
+      ...impls.map((i) => score(find(method, kb, i))),
+      ...jdks.map((j) => ratio(find(method, kb, j), find(method, kb, "rafkit"))),
+    ];
+  });
+  return `${markdown(
+    [
+      "Benchmark",
+      "(kiloBytes)",
+      ...impls.map((i) => `${IMPL_LABEL[i]} (${unit})`),
+      ...jdks.map((j) => `${IMPL_LABEL[j]} / rafkit`),
+    ],
+    rows,
+  )}\n`;
+}
+
+/** CaptureStateUtilBench: a row per method, a column per runtime, then both runtimes' ratios side by side. */
+function captureTable(results: readonly BenchmarkResult[]): string {
+  const mine = results.filter((r) => r.benchmark.startsWith("CaptureStateUtilBench."));
+  if (mine.length === 0) return "No CaptureStateUtilBench results.\n";
+  const impls = ["jdk25", "rafkit"].filter((i) => mine.some((r) => r.params?.impl === i));
+  const find = (method: string, impl: string) =>
+    mine.find((r) => methodOf(r) === method && r.params?.impl === impl);
+  const methods = ["explicitFail", "explicitSuccess", "tlFail", "tlSuccess"];
+  const scores = markdown(
+    ["Benchmark", ...impls.map((i) => `${IMPL_LABEL[i]} (ns/op)`)],
+    methods.map((m) => [`CaptureStateUtilBench.${m}`, ...impls.map((i) => score(find(m, i)))]),
+  );
+  const pairs: [string, string, string][] = [
+    ["explicitSuccess / tlSuccess", "explicitSuccess", "tlSuccess"],
+    ["explicitFail / tlFail", "explicitFail", "tlFail"],
+    ["tlFail / tlSuccess", "tlFail", "tlSuccess"],
+    ["explicitFail / explicitSuccess", "explicitFail", "explicitSuccess"],
+  ];
+  const ratios = markdown(
+    ["Ratio", ...impls.map((i) => IMPL_LABEL[i]!)],
+    pairs.map(([label, a, b]) => [label, ...impls.map((i) => ratio(find(a, i), find(b, i)))]),
+  );
+  return `${scores}\n\n${ratios}\n`;
+}
+
+/** The seeds' tables in markdown, each under its JDK issue. */
+export function seedTables(results: readonly BenchmarkResult[]): string {
+  return [
+    "### RandomAccessFileBenchmark (JDK-8298639)\n",
+    rafTable(results, "RandomAccessFileBenchmark"),
+    "### RandomAccessFileReadBenchmark (JDK-8292937)\n",
+    rafTable(results, "RandomAccessFileReadBenchmark"),
+    "### CaptureStateUtilBench (JDK-8347408)\n",
+    captureTable(results),
+  ].join("\n");
+}

@@ -1,0 +1,350 @@
+import type { BenchmarkResult } from "@rafkit/bench";
+import { nanosPerOp } from "./units";
+
+/**
+ * The groups of targets, each named after the suite module whose benchmarks it needs (see `suites.ts`); `kv`
+ * reads `rafkv bench`'s JMH JSON (YCSB phases in ops/s per engine).
+ */
+export const TARGET_GROUPS = ["bits", "syscall-state", "raf", "raf-async", "kv"] as const;
+
+/** A group of targets. */
+export type TargetGroup = (typeof TARGET_GROUPS)[number];
+
+/**
+ * One side of a ratio: results of these benchmarks (`Suite.benchmark`) whose params match `params` (a value,
+ * or any of a list: `impl: ["jdk25", "jdk17Emulated"]` takes whichever ran). Sides pair up by the params they
+ * do not fix and, when a side names several benchmarks, by the method (`readInt` with `readInt`).
+ */
+export interface Side {
+  benchmarks: readonly string[];
+  params?: Readonly<Record<string, string | readonly string[]>>;
+}
+
+/**
+ * One performance target, named for the capability it guarantees. A `ratio` divides two scores (time per op)
+ * measured in the same run; a `rate` derives GB/s or MB/s from one. Either compares with `goal`.
+ */
+export type Target = {
+  /** What it guarantees, as a stable id (`buffered-reads-near-floor`). */
+  name: string;
+  /** Its group (which suites it needs). */
+  group: TargetGroup;
+  /** What it guarantees, in words. */
+  text: string;
+  /** The floor or peer it is measured against, in words (named in every FAIL). */
+  floor: string;
+  /** `>=`, `<=` or `>`: how the value must compare with `goal`. */
+  op: ">=" | "<=" | ">";
+  /** The bound. */
+  goal: number;
+  /**
+   * Forks its benchmarks run with when the command line gives none (default `TARGET_FORKS`). More where the
+   * margin is within the spread between forks: each process lays out its JIT code anew.
+   */
+  forks?: number;
+} & (
+  | {
+      kind: "ratio";
+      /** The side whose score is divided. */
+      numerator: Side;
+      /** The side whose score divides. */
+      denominator: Side;
+      /** The same ratio on another runtime, printed beside (e.g. JDK 25's own `tlFail / tlSuccess`). */
+      peer?: { label: string; numerator: Side; denominator: Side };
+    }
+  | {
+      kind: "rate";
+      /** The benchmark. */
+      side: Side;
+      /** Unit of the rate, for display. */
+      unit: string;
+      /** The rate from a result (e.g. its `·bandwidth` metric, or bytes per op from a param). */
+      rate: (result: BenchmarkResult) => number;
+    }
+);
+
+/** Forks per benchmark of `targets` when neither the target nor the command line says otherwise. */
+export const TARGET_FORKS = 2;
+
+const bandwidth = (r: BenchmarkResult) => r.secondaryMetrics["·bandwidth"]?.score ?? Number.NaN;
+
+const one = (benchmark: string, params?: Side["params"]): Side => ({
+  benchmarks: [benchmark],
+  ...(params ? { params } : {}),
+});
+const methods = (suite: string, names: readonly string[], params: Side["params"]): Side => ({
+  benchmarks: names.map((m) => `${suite}.${m}`),
+  ...(params ? { params } : {}),
+});
+
+const READS = ["readShort", "readInt", "readLong"];
+const WRITES = ["writeShort", "writeInt", "writeLong"];
+const RAF = "RandomAccessFileBenchmark";
+/** JDK 25's stock RandomAccessFile, or the emulation of it on JDK 17 where no JDK 21+ is installed. */
+const JDK_AFTER = { impl: ["jdk25", "jdk17Emulated"] };
+const rafkit = { impl: "rafkit" };
+const capture = (m: string, impl = "rafkit") => one(`CaptureStateUtilBench.${m}`, { impl });
+
+const ycsb = (phases: readonly string[], engine: string): Side => ({
+  benchmarks: phases.map((p) => `ycsb.${p}`),
+  params: { engine },
+});
+const kvTarget = (
+  name: string,
+  text: string,
+  phases: readonly string[],
+  peer: "lmdb" | "classic-level",
+  goal: number,
+): Target => ({
+  name,
+  group: "kv",
+  text,
+  floor: `${peer} on the same YCSB phase, same durability`,
+  kind: "ratio",
+  // Time per op of the peer over rafkv's: rafkv's throughput over the peer's.
+  numerator: ycsb(phases, peer),
+  denominator: ycsb(phases, "rafkv"),
+  op: ">=",
+  goal,
+});
+
+/** rafkv against lmdb and classic-level (`rafkv bench`: load, then YCSB A, B, C). */
+const KV_TARGETS: readonly Target[] = [
+  kvTarget(
+    "kv-reads-match-lmdb",
+    "rafkv reads (B, C) at least as fast as lmdb",
+    ["B", "C"],
+    "lmdb",
+    1,
+  ),
+  kvTarget(
+    "kv-reads-beat-classic-level",
+    "rafkv reads (B, C) at least 5x classic-level",
+    ["B", "C"],
+    "classic-level",
+    5,
+  ),
+  kvTarget(
+    "kv-writes-match-lmdb",
+    "rafkv load and updates (load, A) at least as fast as lmdb",
+    ["load", "A"],
+    "lmdb",
+    1,
+  ),
+  kvTarget(
+    "kv-writes-beat-classic-level",
+    "rafkv load and updates (load, A) at least 5x classic-level",
+    ["load", "A"],
+    "classic-level",
+    5,
+  ),
+];
+
+/** rafkit's performance targets, each against a floor or peer measured in the same run. */
+export const TARGETS: readonly Target[] = [
+  {
+    name: "bits-get-near-dataview",
+    group: "bits",
+    text: "single get within 1.5x of DataView",
+    floor: "DataView#getX",
+    kind: "ratio",
+    numerator: one("BitsGet.bigEndian"),
+    denominator: one("BitsGet.dataView"),
+    op: "<=",
+    goal: 1.5,
+  },
+  {
+    name: "bits-set-near-dataview",
+    group: "bits",
+    text: "single set within 1.5x of DataView",
+    floor: "DataView#setX",
+    kind: "ratio",
+    numerator: one("BitsSet.bigEndian"),
+    denominator: one("BitsSet.dataView"),
+    op: "<=",
+    goal: 1.5,
+    // The float sets come closest to the goal, and single forks spread by +-0.05x.
+    forks: 6,
+  },
+  {
+    name: "bits-bulk-decode-rate",
+    group: "bits",
+    text: "bulk BE Int32 decode of 1 MiB at 1 GB/s or more",
+    floor: "1 GB/s",
+    kind: "rate",
+    side: one("BitsBulkDecode.decodeArray"),
+    unit: "GB/s",
+    rate: bandwidth,
+    op: ">=",
+    goal: 1,
+  },
+  {
+    name: "bits-utf8-decode-rate",
+    group: "bits",
+    text: "ASCII modified-UTF-8 decode at 300 MB/s or more",
+    floor: "300 MB/s",
+    kind: "rate",
+    side: one("BitsModifiedUtf8.modifiedUtf8"),
+    unit: "MB/s",
+    // bytes per ns = GB/s; x1000 = MB/s.
+    rate: (r) => (Number(r.params?.length) / nanosPerOp(r.primaryMetric)) * 1000,
+    op: ">=",
+    goal: 300,
+  },
+  {
+    name: "capture-success-near-raw",
+    group: "syscall-state",
+    text: "tlSuccess within 1.05x of the raw call",
+    floor: "the raw koffi call (rawSuccess)",
+    kind: "ratio",
+    numerator: capture("tlSuccess"),
+    denominator: capture("rawSuccess"),
+    peer: {
+      label: "JDK 25",
+      numerator: capture("tlSuccess", "jdk25"),
+      denominator: capture("rawSuccess", "jdk25"),
+    },
+    op: "<=",
+    goal: 1.05,
+  },
+  {
+    name: "capture-fail-near-success",
+    group: "syscall-state",
+    text: "tlFail within 1.2x of tlSuccess",
+    floor: "the successful call (tlSuccess)",
+    kind: "ratio",
+    numerator: capture("tlFail"),
+    denominator: capture("tlSuccess"),
+    peer: {
+      label: "JDK 25",
+      numerator: capture("tlFail", "jdk25"),
+      denominator: capture("tlSuccess", "jdk25"),
+    },
+    op: "<=",
+    goal: 1.2,
+  },
+  {
+    name: "capture-fail-beats-throw",
+    group: "syscall-state",
+    text: "tlFail at least 10x faster than Node's throw/catch",
+    floor: "Node's throw/catch (NodeErrno.throwCatch)",
+    kind: "ratio",
+    numerator: one("NodeErrno.throwCatch"),
+    denominator: capture("tlFail"),
+    op: ">=",
+    goal: 10,
+  },
+  {
+    name: "native-pread-beats-node",
+    group: "syscall-state",
+    text: "4-byte pread: native faster than node backend",
+    floor: "the node:fs backend",
+    kind: "ratio",
+    numerator: one("BackendPread.node"),
+    denominator: one("BackendPread.native"),
+    op: ">",
+    goal: 1,
+  },
+  {
+    name: "buffered-reads-near-floor",
+    group: "raf",
+    text: "buffered reads within 1.3x of the floor, every primitive",
+    floor: "one pread of the range + a DataView loop (impl=floor)",
+    kind: "ratio",
+    numerator: methods(RAF, READS, rafkit),
+    denominator: methods(RAF, READS, { impl: "floor" }),
+    op: "<=",
+    goal: 1.3,
+  },
+  {
+    name: "buffered-writes-near-floor",
+    group: "raf",
+    text: "buffered writes (incl. flush) within 1.3x of pointerOnly, every primitive",
+    floor: "a DataView fill with its offset in an object field + one pwrite (impl=pointerOnly)",
+    kind: "ratio",
+    numerator: methods(RAF, WRITES, rafkit),
+    denominator: methods(RAF, WRITES, { impl: "pointerOnly" }),
+    op: "<=",
+    goal: 1.3,
+  },
+  {
+    name: "unbuffered-native-near-jdk25",
+    group: "raf",
+    text: "unbuffered native within 1.25x of JDK 25's RandomAccessFile, per primitive",
+    floor: "JDK 25's stock RandomAccessFile (one JNI call per primitive)",
+    kind: "ratio",
+    numerator: methods(RAF, [...READS, ...WRITES], { impl: "rafkitUnbuffered" }),
+    denominator: methods(RAF, [...READS, ...WRITES], JDK_AFTER),
+    op: "<=",
+    goal: 1.25,
+  },
+  {
+    name: "open-read-close-beats-jdk25",
+    group: "raf",
+    text: "open, read all, close: buffered at least 5x faster than JDK 25",
+    floor: "JDK 25's RandomAccessFile in RandomAccessFileReadBenchmark",
+    kind: "ratio",
+    numerator: methods("RandomAccessFileReadBenchmark", READS, JDK_AFTER),
+    denominator: methods("RandomAccessFileReadBenchmark", READS, rafkit),
+    op: ">=",
+    goal: 5,
+  },
+  {
+    name: "bulk-read-rate",
+    group: "raf",
+    text: "bulk readInts of 1 MiB at 1 GB/s or more",
+    floor: "1 GB/s",
+    kind: "rate",
+    side: one("RafBulk.readInts"),
+    unit: "GB/s",
+    rate: bandwidth,
+    op: ">=",
+    goal: 1,
+  },
+  {
+    name: "async-near-await-floor",
+    group: "raf-async",
+    text: "async buffered within 1.5x of one await per primitive, reads and writes",
+    floor: "a loop awaiting an already-resolved value per int (awaitPerInt)",
+    kind: "ratio",
+    numerator: one("RafAsync.asyncBuffered"),
+    denominator: one("RafAsync.awaitPerInt"),
+    op: "<=",
+    goal: 1.5,
+  },
+  {
+    name: "async-beats-filehandle",
+    group: "raf-async",
+    text: "async buffered at least 200x faster than FileHandle per int, reads and writes",
+    floor: "fs.promises FileHandle, 4 bytes per int",
+    kind: "ratio",
+    numerator: one("RafAsync.fileHandle"),
+    denominator: one("RafAsync.asyncBuffered"),
+    op: ">=",
+    goal: 200,
+  },
+  {
+    name: "async-beats-random-access-file",
+    group: "raf-async",
+    text: "async buffered at least 100x faster than random-access-file",
+    floor: "the npm package random-access-file, 4 bytes per int",
+    kind: "ratio",
+    numerator: one("RafAsync.randomAccessFile"),
+    denominator: one("RafAsync.asyncBuffered"),
+    op: ">=",
+    goal: 100,
+  },
+  {
+    name: "async-bulk-read-rate",
+    group: "raf-async",
+    text: "async bulk readInts of 1 MiB at 1 GB/s or more",
+    floor: "1 GB/s",
+    kind: "rate",
+    side: one("RafAsyncBulk.readInts"),
+    unit: "GB/s",
+    rate: bandwidth,
+    op: ">=",
+    goal: 1,
+  },
+  ...KV_TARGETS,
+];

@@ -1,0 +1,75 @@
+import { execFile } from "node:child_process";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { buildResult, resolveOptions, toJmhJson } from "@rafkit/bench";
+import { afterAll, describe, expect, it } from "vitest";
+import { seedTables } from "../src/seed-tables";
+
+const dir = mkdtempSync(join(tmpdir(), "rafkit-perf-seeds-"));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+const at = (
+  benchmark: string,
+  params: Record<string, string | number>,
+  score: number,
+  unit = "us",
+) =>
+  buildResult(benchmark, params, resolveOptions({ unit: unit as "us" }), [[score, score, score]]);
+
+const results = [
+  at("RandomAccessFileBenchmark.readInt", { kiloBytes: 1, impl: "jdk17" }, 400),
+  at("RandomAccessFileBenchmark.readInt", { kiloBytes: 1, impl: "jdk25" }, 100),
+  at("RandomAccessFileBenchmark.readInt", { kiloBytes: 1, impl: "rafkit" }, 2),
+  at("RandomAccessFileBenchmark.readInt", { kiloBytes: 1, impl: "floor" }, 1), // not a column
+  at("RandomAccessFileReadBenchmark.readLong", { kiloBytes: 5, impl: "jdk17Emulated" }, 50),
+  at("RandomAccessFileReadBenchmark.readLong", { kiloBytes: 5, impl: "rafkit" }, 5),
+  at("CaptureStateUtilBench.tlSuccess", { impl: "rafkit" }, 100, "ns"),
+  at("CaptureStateUtilBench.tlFail", { impl: "rafkit" }, 110, "ns"),
+  at("CaptureStateUtilBench.explicitSuccess", { impl: "rafkit" }, 300, "ns"),
+  at("CaptureStateUtilBench.tlSuccess", { impl: "jdk25" }, 2, "ns"),
+  at("CaptureStateUtilBench.tlFail", { impl: "jdk25" }, 24, "ns"),
+  at("CaptureStateUtilBench.explicitSuccess", { impl: "jdk25" }, 23, "ns"),
+];
+
+describe("the seeds' tables", () => {
+  it("put JDK 17, JDK 25 and rafkit side by side per benchmark, with rafkit's speed-up over each", () => {
+    const text = seedTables(results);
+    expect(text).toContain(
+      "| RandomAccessFileBenchmark.readInt | 1 | 400.000 ± 0.000 | 100.000 ± 0.000 | 2.000 ± 0.000 | 200.00x | 50.00x |",
+    );
+    expect(text).toContain(
+      "| Benchmark | (kiloBytes) | JDK 17 (us/op) | JDK 25 (us/op) | rafkit (us/op) |",
+    );
+    expect(text).not.toContain("floor");
+    // Without a JDK 21+, the emulated "after" takes JDK 25's column.
+    expect(text).toContain(
+      "| RandomAccessFileReadBenchmark.readLong | 5 | 50.000 ± 0.000 | 5.000 ± 0.000 | 10.00x |",
+    );
+    expect(text).toContain("JDK 17, bulk emulated (us/op)");
+  });
+
+  it("give both runtimes' explicit/tl and fail/success ratios side by side", () => {
+    const text = seedTables(results);
+    expect(text).toContain("| explicitSuccess / tlSuccess | 11.50x | 3.00x |");
+    expect(text).toContain("| tlFail / tlSuccess | 12.00x | 1.10x |");
+    expect(text).toContain("| explicitFail / tlFail | - | - |");
+    expect(seedTables([])).toContain("No CaptureStateUtilBench results.");
+  });
+
+  it("perf-seeds --from redraws the tables, one SVG per benchmark with a bar per impl", async () => {
+    const file = join(dir, "saved.json");
+    writeFileSync(file, toJmhJson(results));
+    const cli = fileURLToPath(new URL("../dist/seeds.js", import.meta.url));
+    const stdout = await new Promise<string>((resolve, reject) =>
+      execFile(process.execPath, [cli, "--from", file, "--out", dir], (error, out) =>
+        error ? reject(error) : resolve(out),
+      ),
+    );
+    expect(stdout).toContain("### RandomAccessFileBenchmark (JDK-8298639)");
+    const svg = readFileSync(join(dir, "RandomAccessFileBenchmark.svg"), "utf8");
+    expect(svg).toMatch(/<svg[\s\S]*jdk17[\s\S]*jdk25[\s\S]*rafkit[\s\S]*<\/svg>/);
+    expect(readFileSync(join(dir, "seeds.md"), "utf8")).toBe(seedTables(results));
+  });
+});

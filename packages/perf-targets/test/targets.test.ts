@@ -1,0 +1,338 @@
+import { execFile } from "node:child_process";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import {
+  buildResult,
+  loadSuiteModule,
+  planBenchmarks,
+  resolveOptions,
+  toJmhJson,
+} from "@rafkit/bench";
+import { afterAll, describe, expect, it } from "vitest";
+import {
+  evaluateTargets,
+  exactFilter,
+  formatTargets,
+  targetBenchmarks,
+  targetRuns,
+} from "../src/evaluate";
+import { suiteModules } from "../src/suites";
+import { TARGET_FORKS, TARGET_GROUPS, TARGETS } from "../src/targets";
+
+const cli = fileURLToPath(new URL("../dist/cli.js", import.meta.url));
+const dir = mkdtempSync(join(tmpdir(), "rafkit-bench-targets-"));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+/** A result whose every iteration scored `score` (so the mean is exactly `score`). */
+function result(
+  benchmark: string,
+  score: number,
+  params: Record<string, string | number> = {},
+  options: Parameters<typeof resolveOptions>[0] = {},
+) {
+  return buildResult(benchmark, params, resolveOptions({ unit: "ns" }, options), [
+    [score, score, score],
+  ]);
+}
+
+const byName = (outcomes: ReturnType<typeof evaluateTargets>, name: string) =>
+  outcomes.filter((o) => o.target.name === name);
+const capture = (m: string, score: number, impl = "rafkit") =>
+  result(`CaptureStateUtilBench.${m}`, score, { impl });
+
+describe("targets", () => {
+  it("divide the named scores, pair them by params, and compare with the goal in the right direction", () => {
+    const results = [
+      capture("rawSuccess", 100),
+      capture("tlSuccess", 104), // 1.04 <= 1.05: PASS
+      capture("tlFail", 130), // 130/104 = 1.25 > 1.2: FAIL
+      result("NodeErrno.throwCatch", 1300), // 1300/130 = 10 >= 10: PASS
+      result("BackendPread.native", 300),
+      result("BackendPread.node", 300), // 1.0, not > 1: FAIL
+    ];
+    const outcomes = evaluateTargets(results, ["syscall-state"]);
+    expect(outcomes.map((o) => [o.target.name, o.value, o.verdict])).toEqual([
+      ["capture-success-near-raw", 1.04, "PASS"],
+      ["capture-fail-near-success", 1.25, "FAIL"],
+      ["capture-fail-beats-throw", 10, "PASS"],
+      ["native-pread-beats-node", 1, "FAIL"],
+    ]);
+    // The gap: what rafkit's side must lose, in ns per op. 130 - 1.2 x 104 = 5.2; 300 - 300 / 1 = 0.
+    expect(outcomes[1]!.gap).toBeCloseTo(5.2, 9);
+    expect(outcomes[3]!.gap).toBe(0);
+  });
+
+  it("print the peer runtime's ratio beside rafkit's", () => {
+    const outcomes = evaluateTargets(
+      [
+        capture("tlSuccess", 100),
+        capture("tlFail", 110),
+        capture("tlSuccess", 2, "jdk25"),
+        capture("tlFail", 24, "jdk25"),
+      ],
+      ["syscall-state"],
+    );
+    const [fail] = byName(outcomes, "capture-fail-near-success");
+    expect(fail).toMatchObject({ value: 1.1, peer: 12, verdict: "PASS" });
+    expect(byName(outcomes, "capture-success-near-raw")[0]!.verdict).toBe("n/a"); // no raw call ran
+    const text = formatTargets(outcomes);
+    expect(text).toMatch(/capture-fail-near-success\s+1\.10x\s+<= 1\.2x\s+JDK 25 12\.00x\s+PASS/);
+  });
+
+  it("pair seed-shaped sides per method and free params, converting units, with alternatives for a peer", () => {
+    const raf = (m: string, impl: string, kiloBytes: number, score: number, unit = "us") =>
+      result(`RandomAccessFileBenchmark.${m}`, score, { kiloBytes, impl }, { unit: unit as "us" });
+    const results = [
+      raf("readInt", "rafkitUnbuffered", 1, 100),
+      raf("readInt", "jdk25", 1, 90_000, "ns"), // 100 us / 90 us = 1.11 <= 1.25
+      raf("readLong", "rafkitUnbuffered", 1, 100),
+      raf("readLong", "jdk17Emulated", 1, 50), // the fallback peer: 2x > 1.25
+      raf("readInt", "rafkitUnbuffered", 5, 100),
+    ];
+    const outcomes = byName(evaluateTargets(results, ["raf"]), "unbuffered-native-near-jdk25");
+    expect(outcomes.map((o) => [o.params, Number(o.value.toFixed(3)), o.verdict])).toEqual([
+      ["readInt,kiloBytes=1", 1.111, "PASS"],
+      ["readLong,kiloBytes=1", 2, "FAIL"],
+      ["readInt,kiloBytes=5", Number.NaN, "n/a"],
+    ]);
+    expect(outcomes[1]!.gap).toBeCloseTo((100 - 1.25 * 50) * 1000, 6); // in ns
+    expect(outcomes[2]!.note).toBe(
+      "RandomAccessFileBenchmark.*{impl=jdk25|jdk17Emulated}: no result",
+    );
+  });
+
+  it("pair ratio sides whatever order their params are listed in", () => {
+    const results = [
+      result("RandomAccessFileReadBenchmark.readInt", 1000, { impl: "jdk25", kiloBytes: 1 }),
+      result("RandomAccessFileReadBenchmark.readInt", 100, { kiloBytes: 1, impl: "rafkit" }),
+    ];
+    const outcomes = byName(evaluateTargets(results, ["raf"]), "open-read-close-beats-jdk25");
+    expect(outcomes.map((o) => [o.params, o.value, o.verdict])).toEqual([
+      ["readInt,kiloBytes=1", 10, "PASS"],
+    ]);
+  });
+
+  it("never pass on a score of 0: a ratio or rate of 0 or Infinity is n/a", () => {
+    const zero = (b: string, params: Record<string, string | number> = {}) =>
+      buildResult(b, params, resolveOptions({ unit: "ns" }), [[0, 0, 0]]);
+    const outcomes = evaluateTargets(
+      [
+        result("NodeErrno.throwCatch", 1000),
+        zero("CaptureStateUtilBench.tlFail", { impl: "rafkit" }), // 1000 / 0 = Infinity would pass ">= 10"
+        zero("CaptureStateUtilBench.tlSuccess", { impl: "rafkit" }), // 0 / 100 = 0 would pass "<= 1.05"
+        capture("rawSuccess", 100),
+        zero("BitsModifiedUtf8.modifiedUtf8", { length: 16 }), // 16 B in 0 ns = Infinity MB/s
+      ],
+      ["syscall-state", "bits"],
+    );
+    for (const name of [
+      "capture-fail-beats-throw",
+      "capture-success-near-raw",
+      "bits-utf8-decode-rate",
+    ]) {
+      expect(byName(outcomes, name)[0]!.verdict).toBe("n/a");
+      expect(byName(outcomes, name)[0]!.note).toMatch(/0 or infinite/);
+    }
+    expect(formatTargets(outcomes)).toMatch(/0 PASS, /);
+  });
+
+  it("make no pair when a side has two results (two runs' files): n/a, not the first found", () => {
+    const outcomes = byName(
+      evaluateTargets(
+        [
+          result("BackendPread.node", 500),
+          result("BackendPread.native", 200),
+          result("BackendPread.native", 900),
+        ],
+        ["syscall-state"],
+      ),
+      "native-pread-beats-node",
+    );
+    expect(outcomes).toMatchObject([
+      { verdict: "n/a", note: "BackendPread.native: 2 results; give one run's" },
+    ]);
+  });
+
+  it("read rates from the bandwidth metric or from the params, with the gap of a slow one", () => {
+    const results = [
+      buildResult(
+        "RafBulk.readInts",
+        {},
+        resolveOptions({ unit: "us", bytesPerOperation: 1 << 20 }),
+        [
+          [1048.576, 1048.576, 1048.576], // 1 MiB in 1048.576 us = 1 GB/s exactly
+        ],
+      ),
+      result("BitsModifiedUtf8.modifiedUtf8", 2, { length: 1024 }), // 1024 B in 2 ns = 512 GB/s
+      result("BitsModifiedUtf8.modifiedUtf8", 100, { length: 16 }), // 16 B / 100 ns = 160 MB/s
+    ];
+    const outcomes = evaluateTargets(results, TARGET_GROUPS);
+    const bulk = byName(outcomes, "bulk-read-rate");
+    expect(bulk).toMatchObject([{ verdict: "PASS" }]);
+    expect(bulk[0]!.value).toBeCloseTo(1, 12);
+    const utf8 = byName(outcomes, "bits-utf8-decode-rate");
+    expect(utf8.map((o) => [o.params, Math.round(o.value), o.verdict])).toEqual([
+      ["length=1024", 512000, "PASS"],
+      ["length=16", 160, "FAIL"],
+    ]);
+    // 16 B at 300 MB/s takes 53.3 ns: 100 - 53.3 = 46.7 ns to cut.
+    expect(utf8[1]!.gap).toBeCloseTo(100 - 16 / 0.3, 9);
+    expect(byName(outcomes, "bits-bulk-decode-rate")).toMatchObject([{ verdict: "n/a" }]);
+  });
+
+  it("judge rafkv against lmdb and classic-level on rafkv bench's throughputs (ops/s)", () => {
+    const ycsb = (phase: string, engine: string, opsPerSecond: number) =>
+      buildResult(`ycsb.${phase}`, { engine }, resolveOptions({ mode: "thrpt", unit: "s" }), [
+        [opsPerSecond, opsPerSecond, opsPerSecond],
+      ]);
+    const outcomes = evaluateTargets(
+      [
+        ycsb("C", "rafkv", 3_000_000),
+        ycsb("C", "lmdb", 1_000_000),
+        ycsb("C", "classic-level", 500_000),
+        ycsb("load", "rafkv", 200_000),
+        ycsb("load", "lmdb", 250_000),
+      ],
+      ["kv"],
+    );
+    const got = (name: string) =>
+      byName(outcomes, name).map((o) => [o.params, Number(o.value.toFixed(2)), o.verdict]);
+    expect(got("kv-reads-match-lmdb")).toEqual([["C", 3, "PASS"]]);
+    expect(got("kv-reads-beat-classic-level")).toEqual([["C", 6, "PASS"]]);
+    expect(got("kv-writes-match-lmdb")).toEqual([["load", 0.8, "FAIL"]]);
+    // rafkv's load: 5000 ns per op against lmdb's 4000: 1000 ns to cut.
+    expect(byName(outcomes, "kv-writes-match-lmdb")[0]!.gap).toBeCloseTo(1000, 6);
+  });
+
+  it("print a table, every FAIL with its floor and gap, and a PASS/FAIL count", () => {
+    const text = formatTargets(
+      evaluateTargets(
+        [
+          result("RafAsync.asyncBuffered", 10, { op: "readInt", kiloBytes: 1 }),
+          result("RafAsync.awaitPerInt", 2, { op: "readInt", kiloBytes: 1 }),
+        ],
+        ["raf-async"],
+      ),
+    );
+    expect(text).toMatch(
+      /async-near-await-floor\s+kiloBytes=1,op=readInt\s+5\.00x\s+<= 1\.5x\s+FAIL/,
+    );
+    expect(text).toMatch(/n\/a \(RafAsync\.fileHandle: no result\)/);
+    expect(text).toContain(
+      "FAIL async-near-await-floor (kiloBytes=1,op=readInt): async buffered within 1.5x of one await per primitive, reads and writes; floor: a loop awaiting an already-resolved value per int (awaitPerInt); gap: 7.0 ns/op to cut",
+    );
+    expect(text).toMatch(/0 PASS, 1 FAIL, 3 n\/a$/);
+  });
+
+  it("name only benchmarks that the suites declare, and select exactly them", async () => {
+    const suites = (
+      await Promise.all(TARGET_GROUPS.flatMap(suiteModules).map((m) => loadSuiteModule(m)))
+    ).flat();
+    const suiteGroups = TARGET_GROUPS.filter((g) => g !== "kv"); // kv's come from `rafkv bench`
+    const ids = targetBenchmarks(suiteGroups);
+    expect(ids).toContain("RandomAccessFileReadBenchmark.readInt");
+    const planned = new Set(planBenchmarks(suites, { filter: exactFilter(ids) }).map((p) => p.id));
+    expect([...planned].sort()).toEqual([...ids].sort());
+    expect(new RegExp(exactFilter(["A.b"])).test("A.bc")).toBe(false);
+    expect(new Set(TARGETS.map((t) => t.name)).size).toBe(TARGETS.length);
+    expect(TARGETS.every((t) => /^[a-z0-9]+(-[a-z0-9]+)+$/.test(t.name))).toBe(true);
+  });
+
+  it("run each suite's benchmarks once, with the most forks any target asks for and the impls they fix", () => {
+    const runs = targetRuns(["bits"]);
+    expect(runs.map((r) => r.forks)).toEqual([TARGET_FORKS, TARGET_FORKS, TARGET_FORKS, 6]);
+    expect(runs.at(-1)?.benchmarks.sort()).toEqual(["BitsSet.bigEndian", "BitsSet.dataView"]);
+    const all = runs.flatMap((r) => r.benchmarks);
+    expect(all.sort()).toEqual(targetBenchmarks(["bits"]).sort()); // each once
+    const raf = targetRuns(["raf"]).find((r) =>
+      r.benchmarks.includes("RandomAccessFileBenchmark.readInt"),
+    );
+    expect(raf?.params.impl?.sort()).toEqual(
+      ["floor", "jdk17Emulated", "jdk25", "pointerOnly", "rafkit", "rafkitUnbuffered"].sort(),
+    );
+    expect(targetRuns(TARGET_GROUPS, 3).every((r) => r.forks === 3)).toBe(true);
+  });
+});
+
+function run(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    execFile(
+      process.execPath,
+      [cli, ...args],
+      { env: { ...process.env, NO_COLOR: "1" } },
+      (error, stdout, stderr) =>
+        resolve({ code: error ? Number(error.code ?? 1) : 0, stdout, stderr }),
+    );
+  });
+}
+
+describe("perf-targets", () => {
+  it("evaluates saved results with --from, and --strict fails on a miss", async () => {
+    const file = join(dir, "saved.json");
+    writeFileSync(
+      file,
+      toJmhJson([
+        result("BackendPread.native", 200),
+        result("BackendPread.node", 500),
+        capture("tlSuccess", 100),
+        capture("rawSuccess", 50),
+      ]),
+    );
+    const plain = await run("syscall-state", "--from", file);
+    expect(plain.code).toBe(0);
+    expect(plain.stdout).toMatch(/native-pread-beats-node\s+2\.50x\s+> 1x\s+PASS/);
+    expect(plain.stdout).toMatch(/capture-success-near-raw\s+2\.00x\s+<= 1\.05x\s+JDK 25 -\s+FAIL/);
+    expect(plain.stdout).toMatch(
+      /floor: the raw koffi call \(rawSuccess\); gap: 47\.5 ns\/op to cut/,
+    );
+    const strict = await run("syscall-state", "--from", file, "--strict");
+    expect(strict.code).toBe(1);
+  });
+
+  it("runs the benchmarks of a group in one run and prints their table before the targets", async () => {
+    const json = join(dir, "run.json");
+    const { code, stdout } = await run(
+      "syscall-state",
+      "-f",
+      "1",
+      "-wi",
+      "0",
+      "-i",
+      "3",
+      "-r",
+      "2ms",
+      "--json",
+      json,
+    );
+    expect(code).toBe(0);
+    expect(stdout).toMatch(/^Benchmark\s+\(impl\)\s+Mode\s+Cnt\s+Score/);
+    expect(stdout).toMatch(/CaptureStateUtilBench\.tlFail\s+rafkit\s+avgt\s+3/);
+    expect(stdout).not.toMatch(/explicitSuccess/); // only what the targets need
+    expect(stdout).toMatch(/\d+ PASS, \d+ FAIL, 0 n\/a/);
+  });
+
+  it("rejects run options with --from, where nothing runs, instead of ignoring them", async () => {
+    const file = join(dir, "from-only.json");
+    writeFileSync(file, toJmhJson([result("BackendPread.native", 200)]));
+    for (const extra of [
+      ["-f", "3"],
+      ["-i", "9"],
+      ["-r", "1s"],
+      ["--json", join(dir, "x.json")],
+    ]) {
+      const { code, stderr } = await run("syscall-state", "--from", file, ...extra);
+      expect(code).toBe(1);
+      expect(stderr).toMatch(/option '--from <file>' cannot be used with option/);
+    }
+  });
+
+  it("rejects an unknown group", async () => {
+    const { code, stderr } = await run("nope");
+    expect(code).toBe(1);
+    expect(stderr).toMatch(
+      /unknown target group "nope"; use bits, syscall-state, raf, raf-async, kv or all/,
+    );
+  });
+});
