@@ -52,10 +52,14 @@ tests=(
   packages/raf/test/large-file.test.ts
   apps/kv/test/store.test.ts
 )
+# kv's crash test (200+ SIGKILLs of a node.exe writer, about 3 minutes under Wine) on request only
+# (RAFKIT_WINDOWS_CRASH=1): its every durability check holds there, but its count of kills that leave a
+# zero tail (at least a quarter) depends on timing and fell short once on this loaded 2-core machine.
+[ "${RAFKIT_WINDOWS_CRASH:-0}" = 1 ] && tests+=(apps/kv/test/crash.test.ts)
 # Test files given as arguments run instead (for working on one suite).
 [ "$#" -gt 0 ] && tests=("$@")
 # The tests use the built dist/ (turbo: a no-op when nothing changed).
-pnpm build >/dev/null
+pnpm build >/dev/null 2>&1
 
 bundles="$cache/bundles"
 rm -rf "$bundles"
