@@ -137,7 +137,7 @@ export class AsyncRandomAccessFile {
     const fd = await plan.backend.openAsync(plan.path, plan.mode);
     if (fd < 0) throw systemCallError(fd, "open", plan.path);
     if (plan.mode === "r") await rejectDirectoryAsync(plan.backend, fd, plan.path);
-    return new AsyncRandomAccessFile(OPENING, plan, fd);
+    return new this(OPENING, plan, fd);
   }
 
   /** The path this file was opened with. */
