@@ -44,7 +44,7 @@ export async function bundle(options, found = []) {
     target: "es2022",
     logLevel: "silent",
     ...options,
-    plugins: [forbidNode(found), ...(options.plugins ?? [])],
+    plugins: [...(options.plugins ?? []), forbidNode(found)],
   });
   return { result, found };
 }

@@ -1,0 +1,4 @@
+// The demo's Playwright cases (filled in with the demo): none yet.
+export async function demoCases() {
+  return [];
+}
