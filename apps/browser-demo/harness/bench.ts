@@ -38,13 +38,16 @@ async function viaWorker(): Promise<Record<string, number>> {
 }
 
 async function viaWritable(): Promise<Record<string, number>> {
-  const dir = await (await navigator.storage.getDirectory()).getDirectoryHandle("bench", { create: true });
+  const dir = await (await navigator.storage.getDirectory()).getDirectoryHandle("bench", {
+    create: true,
+  });
   const file = await dir.getFileHandle("writable.bin", { create: true });
   const init = await file.createWritable();
   await init.write(new Uint8Array(SIZE));
   await init.close();
   const read4k = await time(async () => {
-    for (const p of positions(1, SIZE - 4096)) await (await file.getFile()).slice(p, p + 4096).arrayBuffer();
+    for (const p of positions(1, SIZE - 4096))
+      await (await file.getFile()).slice(p, p + 4096).arrayBuffer();
   });
   const write4 = await time(async () => {
     for (const p of positions(2, SIZE - 4)) {
@@ -57,5 +60,10 @@ async function viaWritable(): Promise<Record<string, number>> {
 }
 
 Object.assign(window, {
-  bench: (async () => ({ ops: OPS, size: SIZE, worker: await viaWorker(), writable: await viaWritable() }))(),
+  bench: (async () => ({
+    ops: OPS,
+    size: SIZE,
+    worker: await viaWorker(),
+    writable: await viaWritable(),
+  }))(),
 });

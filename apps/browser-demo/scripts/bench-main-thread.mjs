@@ -11,8 +11,14 @@ import { serve } from "./serve.mjs";
 
 const ops = Number(process.argv[2] ?? 300);
 const out = mkdtempSync(join(tmpdir(), "rafkit-bench-"));
-await bundle({ entryPoints: [fileURLToPath(new URL("../harness/bench.ts", import.meta.url))], outdir: out });
-writeFileSync(join(out, "index.html"), `<!doctype html><link rel="icon" href="data:,"><script type="module" src="./bench.js"></script>`);
+await bundle({
+  entryPoints: [fileURLToPath(new URL("../harness/bench.ts", import.meta.url))],
+  outdir: out,
+});
+writeFileSync(
+  join(out, "index.html"),
+  `<!doctype html><link rel="icon" href="data:,"><script type="module" src="./bench.js"></script>`,
+);
 const server = await serve([out], out);
 const { context, profile } = await launchChromium();
 try {
@@ -21,8 +27,12 @@ try {
   const r = await page.evaluate(() => window.bench, undefined, { timeout: 600_000 });
   const per = (ms) => `${((ms * 1000) / r.ops).toFixed(1)} µs/op`;
   console.log(`${r.ops} ops on a ${r.size >> 20} MiB OPFS file, page main thread:`);
-  console.log(`  4 KiB random reads:  worker ${per(r.worker.read4k)}, getFile().slice() ${per(r.writable.read4k)}`);
-  console.log(`  4 B random writes:   worker ${per(r.worker.write4)}, createWritable()+close() ${per(r.writable.write4)}`);
+  console.log(
+    `  4 KiB random reads:  worker ${per(r.worker.read4k)}, getFile().slice() ${per(r.writable.read4k)}`,
+  );
+  console.log(
+    `  4 B random writes:   worker ${per(r.worker.write4)}, createWritable()+close() ${per(r.writable.write4)}`,
+  );
 } finally {
   await context.close();
   await server.close();

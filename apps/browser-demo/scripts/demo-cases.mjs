@@ -39,19 +39,43 @@ export async function demoCases(context) {
       await page.dispatchEvent("#drop", "drop", { dataTransfer: drop });
       await page.waitForSelector("#class:not([hidden])");
       const header = await page.textContent("#header");
-      check("a dropped .class file: its header", /^class Hello extends java\/lang\/Object · version 61\.0 \(Java 17\)/.test(header), header);
+      check(
+        "a dropped .class file: its header",
+        /^class Hello extends java\/lang\/Object · version 61\.0 \(Java 17\)/.test(header),
+        header,
+      );
       const pool = await page.textContent("#pool");
       check(
         "a dropped .class file: its constant pool, Utf8 entries through readUTF",
-        ["Utf8 main", "Utf8 héllo, rafkit", "Long 1234567890123L", "Double 3.14159"].every((s) => pool.includes(s)),
+        ["Utf8 main", "Utf8 héllo, rafkit", "Long 1234567890123L", "Double 3.14159"].every((s) =>
+          pool.includes(s),
+        ),
         pool.slice(0, 300),
       );
       await page.waitForFunction(() => document.querySelector("#typed").textContent !== "");
-      check("typed read: int at 0, big-endian, is the magic", (await page.textContent("#typed")) === String(0xcafebabe | 0), await page.textContent("#typed"));
-      check("hex view starts with the magic", (await page.textContent("#hex")).startsWith("00000000  ca fe ba be"), await page.textContent("#hex"));
+      check(
+        "typed read: int at 0, big-endian, is the magic",
+        (await page.textContent("#typed")) === String(0xcafebabe | 0),
+        await page.textContent("#typed"),
+      );
+      check(
+        "hex view starts with the magic",
+        (await page.textContent("#hex")).startsWith("00000000  ca fe ba be"),
+        await page.textContent("#hex"),
+      );
       await page.selectOption("#order", "little");
-      await page.waitForFunction((v) => document.querySelector("#typed").textContent === v, String(0xbebafeca | 0), { timeout: 5000 }).catch(() => {});
-      check("typed read: int at 0, little-endian", (await page.textContent("#typed")) === String(0xbebafeca | 0), await page.textContent("#typed"));
+      await page
+        .waitForFunction(
+          (v) => document.querySelector("#typed").textContent === v,
+          String(0xbebafeca | 0),
+          { timeout: 5000 },
+        )
+        .catch(() => {});
+      check(
+        "typed read: int at 0, little-endian",
+        (await page.textContent("#typed")) === String(0xbebafeca | 0),
+        await page.textContent("#typed"),
+      );
       if (process.env.SCREENSHOT === "1") {
         await page.selectOption("#order", "big");
         await page.setViewportSize({ width: 1100, height: 900 });
@@ -66,7 +90,10 @@ export async function demoCases(context) {
       await page.waitForFunction(() => document.querySelector("#size").textContent === "100.0 MiB");
       const samples = [];
       for (;;) {
-        const s = await page.evaluate(() => [document.querySelector("#scan").textContent, Number(document.querySelector("#ticks").textContent)]);
+        const s = await page.evaluate(() => [
+          document.querySelector("#scan").textContent,
+          Number(document.querySelector("#ticks").textContent),
+        ]);
         samples.push(s);
         if (s[0].startsWith("scanned")) break;
         await page.waitForTimeout(50);
@@ -77,10 +104,24 @@ export async function demoCases(context) {
         during.length >= 2 && during.at(-1)[1] > during[0][1],
         JSON.stringify(samples.slice(0, 5)),
       );
-      check("100 MiB: the scan's result", samples.at(-1)[0].startsWith("scanned: "), samples.at(-1)[0]);
+      check(
+        "100 MiB: the scan's result",
+        samples.at(-1)[0].startsWith("scanned: "),
+        samples.at(-1)[0],
+      );
       await page.fill("#offset", String(50 << 20));
-      await page.waitForFunction((v) => document.querySelector("#typed").textContent === v, String((50 << 20) / 8), { timeout: 10_000 }).catch(() => {});
-      check("100 MiB: a long read at 50 MiB", (await page.textContent("#typed")) === String((50 << 20) / 8), await page.textContent("#typed"));
+      await page
+        .waitForFunction(
+          (v) => document.querySelector("#typed").textContent === v,
+          String((50 << 20) / 8),
+          { timeout: 10_000 },
+        )
+        .catch(() => {});
+      check(
+        "100 MiB: a long read at 50 MiB",
+        (await page.textContent("#typed")) === String((50 << 20) / 8),
+        await page.textContent("#typed"),
+      );
     } finally {
       await page.close();
       await server.close();

@@ -3,9 +3,23 @@ import type { RandomAccessFile } from "@rafkit/raf";
 import type { PoolEntry } from "./protocol";
 
 const TAGS: Record<number, string> = {
-  1: "Utf8", 3: "Integer", 4: "Float", 5: "Long", 6: "Double", 7: "Class", 8: "String", 9: "Fieldref",
-  10: "Methodref", 11: "InterfaceMethodref", 12: "NameAndType", 15: "MethodHandle", 16: "MethodType",
-  17: "Dynamic", 18: "InvokeDynamic", 19: "Module", 20: "Package",
+  1: "Utf8",
+  3: "Integer",
+  4: "Float",
+  5: "Long",
+  6: "Double",
+  7: "Class",
+  8: "String",
+  9: "Fieldref",
+  10: "Methodref",
+  11: "InterfaceMethodref",
+  12: "NameAndType",
+  15: "MethodHandle",
+  16: "MethodType",
+  17: "Dynamic",
+  18: "InvokeDynamic",
+  19: "Module",
+  20: "Package",
 };
 
 /** Whether `f` starts with the class-file magic 0xCAFEBABE. */
@@ -23,7 +37,11 @@ export function readClassFile(f: RandomAccessFile): { header: string; pool: Pool
   const raw: { index: number; tag: number; refs: number[]; text?: string }[] = [];
   for (let i = 1; i < count; i++) {
     const tag = f.readUnsignedByte();
-    const entry: { index: number; tag: number; refs: number[]; text?: string } = { index: i, tag, refs: [] };
+    const entry: { index: number; tag: number; refs: number[]; text?: string } = {
+      index: i,
+      tag,
+      refs: [],
+    };
     switch (tag) {
       case 1:
         entry.text = f.readUTF();
@@ -43,10 +61,19 @@ export function readClassFile(f: RandomAccessFile): { header: string; pool: Pool
         entry.text = String(f.readDouble());
         i++;
         break;
-      case 7: case 8: case 16: case 19: case 20:
+      case 7:
+      case 8:
+      case 16:
+      case 19:
+      case 20:
         entry.refs.push(f.readUnsignedShort());
         break;
-      case 9: case 10: case 11: case 12: case 17: case 18:
+      case 9:
+      case 10:
+      case 11:
+      case 12:
+      case 17:
+      case 18:
         entry.refs.push(f.readUnsignedShort(), f.readUnsignedShort());
         break;
       case 15:
@@ -71,7 +98,11 @@ export function readClassFile(f: RandomAccessFile): { header: string; pool: Pool
   const pool = raw.map((e) => ({
     index: e.index,
     tag: TAGS[e.tag] ?? String(e.tag),
-    text: e.text ?? e.refs.map((r) => (e.tag === 15 && r === e.refs[0] ? `kind ${r}` : `#${r} ${name(r)}`)).join(", "),
+    text:
+      e.text ??
+      e.refs
+        .map((r) => (e.tag === 15 && r === e.refs[0] ? `kind ${r}` : `#${r} ${name(r)}`))
+        .join(", "),
   }));
   return { header, pool };
 }

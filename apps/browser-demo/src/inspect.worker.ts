@@ -23,7 +23,9 @@ function hexAt(f: RandomAccessFile, offset: number): string {
   for (let row = 0; row < bytes.length; row += 16) {
     const line = bytes.subarray(row, row + 16);
     const hex = Array.from(line, (b) => b.toString(16).padStart(2, "0")).join(" ");
-    const text = Array.from(line, (b) => (b >= 0x20 && b < 0x7f ? String.fromCharCode(b) : ".")).join("");
+    const text = Array.from(line, (b) =>
+      b >= 0x20 && b < 0x7f ? String.fromCharCode(b) : ".",
+    ).join("");
     rows.push(`${(start + row).toString(16).padStart(8, "0")}  ${hex.padEnd(47)}  ${text}`);
   }
   return rows.join("\n");
@@ -31,15 +33,24 @@ function hexAt(f: RandomAccessFile, offset: number): string {
 
 function typedAt(f: RandomAccessFile, offset: number, kind: string): string {
   switch (kind) {
-    case "byte": return String(f.readByteAt(offset));
-    case "short": return String(f.readShortAt(offset));
-    case "unsigned short": return String(f.readUnsignedShortAt(offset));
-    case "long": return String(f.readLongAt(offset));
-    case "float": return String(f.readFloatAt(offset));
-    case "double": return String(f.readDoubleAt(offset));
-    case "char": return JSON.stringify(f.readCharAt(offset));
-    case "UTF": return JSON.stringify(f.readUTFAt(offset));
-    default: return String(f.readIntAt(offset));
+    case "byte":
+      return String(f.readByteAt(offset));
+    case "short":
+      return String(f.readShortAt(offset));
+    case "unsigned short":
+      return String(f.readUnsignedShortAt(offset));
+    case "long":
+      return String(f.readLongAt(offset));
+    case "float":
+      return String(f.readFloatAt(offset));
+    case "double":
+      return String(f.readDoubleAt(offset));
+    case "char":
+      return JSON.stringify(f.readCharAt(offset));
+    case "UTF":
+      return JSON.stringify(f.readUTFAt(offset));
+    default:
+      return String(f.readIntAt(offset));
   }
 }
 

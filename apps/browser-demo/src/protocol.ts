@@ -3,7 +3,12 @@
 /** What the page asks the worker. */
 export type Request =
   | { readonly type: "open"; readonly file: File }
-  | { readonly type: "look"; readonly offset: number; readonly kind: string; readonly order: "big" | "little" };
+  | {
+      readonly type: "look";
+      readonly offset: number;
+      readonly kind: string;
+      readonly order: "big" | "little";
+    };
 
 /** A constant-pool entry, as shown: its index, tag name and decoded text. */
 export interface PoolEntry {
@@ -17,5 +22,11 @@ export type Reply =
   | { readonly type: "opened"; readonly name: string; readonly size: number }
   | { readonly type: "looked"; readonly value: string; readonly hex: string }
   | { readonly type: "class"; readonly header: string; readonly pool: readonly PoolEntry[] }
-  | { readonly type: "scan"; readonly done: number; readonly size: number; readonly newlines: number; readonly zeros: number }
+  | {
+      readonly type: "scan";
+      readonly done: number;
+      readonly size: number;
+      readonly newlines: number;
+      readonly zeros: number;
+    }
   | { readonly type: "error"; readonly message: string };

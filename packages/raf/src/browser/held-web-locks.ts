@@ -18,15 +18,20 @@ export class HeldWebLocks {
   }
 
   /** `webLock` (`wait`) or `tryWebLock`, after Java's checks of mode and range, before any request. */
-  take(options: WebLockOptions, wait: boolean): Promise<WebFileLock | null> {
-    if (this.#owner.closed) return Promise.reject(new ClosedError());
+  async take(options: WebLockOptions, wait: boolean): Promise<WebFileLock | null> {
+    if (this.#owner.closed) throw new ClosedError();
     const range = planRange(options, this.#owner.mode);
-    return requestWebLock(this.#owner, range, wait, options.signal, (lock) =>
-      this.#held.delete(lock),
-    ).then((lock) => {
-      if (lock !== null) this.#held.add(lock);
-      return lock;
-    });
+    const lock = await requestWebLock(this.#owner, range, wait, options.signal, (l) =>
+      this.#held.delete(l),
+    );
+    if (lock === null) return null;
+    // Closed while the lock was on its way: it goes at once, as close would have released it.
+    if (this.#owner.closed) {
+      lock.drop();
+      throw new ClosedError();
+    }
+    this.#held.add(lock);
+    return lock;
   }
 
   /** The file closed (and flushed): every lock goes. */
