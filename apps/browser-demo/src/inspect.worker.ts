@@ -85,7 +85,15 @@ self.onmessage = async ({ data }: MessageEvent<Request>) => {
       current = data.file;
       const f = await fileIn("big");
       post({ type: "opened", name: data.file.name, size: f.length() });
-      if (isClassFile(f)) post({ type: "class", ...readClassFile(f) });
+      if (isClassFile(f)) {
+        try {
+          post({ type: "class", ...readClassFile(f) });
+        } catch (error) {
+          // The magic, but not a class file after all (truncated, or another format): say so where it would show.
+          const header = `not a valid class file: ${(error as Error).name}: ${(error as Error).message}`;
+          post({ type: "class", header, pool: [] });
+        }
+      }
       void scan(await RandomAccessFile.open(current, "r", { bufferSize: 0 }), ++scanning);
       return;
     }
