@@ -8,9 +8,11 @@ cd "$(dirname "$0")/../.."
 if ! command -v chromium >/dev/null 2>&1; then
   SUDO=""; [ "$(id -u)" -ne 0 ] && SUDO="sudo"
   $SUDO apt-get update
-  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -o DPkg::Lock::Timeout=600 chromium
+  $SUDO env DEBIAN_FRONTEND=noninteractive apt-get install -y -o DPkg::Lock::Timeout=600 chromium
 fi
-command -v java >/dev/null 2>&1 || { echo "browser.sh: java (a JDK) is needed on PATH for the interop cases" >&2; exit 1; }
+for tool in java javac; do
+  command -v "$tool" >/dev/null 2>&1 || { echo "browser.sh: $tool (a JDK) is needed on PATH: interop and the demo's .class case" >&2; exit 1; }
+done
 
 export TURBO_TELEMETRY_DISABLED=1 DO_NOT_TRACK=1
 [ -d node_modules ] || pnpm install --frozen-lockfile
