@@ -1,6 +1,6 @@
 // The async class on a page's main thread: over OPFS (a worker owns the sync handles) and over a File.
-import { AsyncRandomAccessFile } from "@rafkit/raf";
-import { eq, throwsCode } from "./check";
+import { AsyncFileLock, AsyncRandomAccessFile } from "@rafkit/raf";
+import { eq, pendingOn, throwsCode } from "./check";
 
 const dir = `async-cases-${Date.now()}`;
 
@@ -89,24 +89,79 @@ export const asyncCases: Record<string, () => unknown> = {
     eq(await f.readIntAt(4 * 77_777), 77_777 * 31);
     await f.close();
   },
-  "Web Locks on the main thread: tryWebLock null under an exclusive holder; close releases":
+  "lock/tryLock on the main thread: Node's AsyncFileLock over a Web Lock, null under an exclusive holder, whole-file overlaps, close releases":
     async () => {
-      const a = await AsyncRandomAccessFile.open(`${dir}/lock.bin`, "rw");
-      const b = await AsyncRandomAccessFile.open(`${dir}/lock.bin`, "rw");
-      const held = await a.webLock();
-      eq(await b.tryWebLock(), null);
-      eq(await b.tryWebLock({ shared: true }), null);
+      const path = `${dir}/lock.bin`;
+      const a = await AsyncRandomAccessFile.open(path, "rw");
+      const b = await AsyncRandomAccessFile.open(path, "rw");
+      const held = await a.lock();
+      eq(held instanceof AsyncFileLock, true, "an AsyncFileLock");
+      eq([held.isValid(), held.shared, held.position, held.size], [true, false, 0, Infinity]);
+      eq(await b.tryLock(), null);
+      eq(await b.tryLock({ shared: true, position: 100, size: 1 }), null);
+      // Web Locks are by name: a range this instance does not hold still conflicts with its lock.
+      await throwsCode(() => a.tryLock({ position: 1000, size: 1 }), "ERR_RAF_OVERLAPPING_LOCK");
+      await a.writeInt(0x2a);
       await a.close();
-      eq(held.isValid(), false);
-      const mine = await b.tryWebLock({ shared: true });
-      eq(mine?.shared, true);
-      const other = await b.tryWebLock({ shared: true, position: 10, size: 5 });
-      eq(other !== null, true, "shared + shared");
-      await mine?.release();
-      await other?.release();
+      eq(held.isValid(), false, "closing invalidated it");
+      const first = await b.tryLock({ shared: true, size: 10 });
+      eq([first?.isValid(), first?.shared, first?.position, first?.size], [true, true, 0, 10]);
+      const second = await b.tryLock({ shared: true, position: 10, size: 5 });
+      eq([second?.shared, second?.position, second?.size], [true, 10, 5], "shared + shared");
+      await throwsCode(() => b.lock({ shared: true, position: 12 }), "ERR_RAF_OVERLAPPING_LOCK");
+      eq(await b.readIntAt(0), 0x2a, "the closed holder's write");
+      await first?.release();
+      eq(first?.isValid(), false, "released");
+      const c = await AsyncRandomAccessFile.open(path, "rw");
+      eq(await c.tryLock(), null, "b still holds a shared lock");
+      await second?.release();
+      const third = await c.tryLock();
+      eq(third?.isValid(), true, "granted once b released both");
+      await third?.release();
       await b.close();
-      const r = await AsyncRandomAccessFile.open(`${dir}/lock.bin`, "r");
-      await throwsCode(() => r.webLock(), "ERR_RAF_LOCK_MODE");
+      await c.close();
+      const r = await AsyncRandomAccessFile.open(path, "r");
+      await throwsCode(() => r.lock(), "ERR_RAF_LOCK_MODE");
+      await throwsCode(() => r.tryLock({ shared: true, size: 0 }), "ERR_OUT_OF_RANGE");
       await r.close();
+    },
+  "lock() takes its turn among the file's operations; close or a signal cancels it while it waits":
+    async () => {
+      const path = `${dir}/lock-order.bin`;
+      const a = await AsyncRandomAccessFile.open(path, "rw");
+      const b = await AsyncRandomAccessFile.open(path, "rw");
+      const held = await a.lock();
+      const order: string[] = [];
+      const granted = b.lock().then((l) => {
+        order.push("lock");
+        return l;
+      });
+      const read = b.length().then((n) => {
+        order.push("length");
+        return n;
+      });
+      await pendingOn(path);
+      eq(order, [], "nothing after the waiting lock ran");
+      await a.writeInt(7);
+      await held.release();
+      const lock = await granted;
+      eq(
+        [await read, order],
+        [4, ["lock", "length"]],
+        "length ran after the grant, and saw a's write",
+      );
+
+      const aborts = new AbortController();
+      const waiting = a.lock({ signal: aborts.signal }).catch((e: Error) => e.message);
+      await pendingOn(path);
+      aborts.abort(new Error("gave up"));
+      eq(await waiting, "gave up", "the signal's reason");
+      const cancelled = a.lock().catch((e: { code?: string }) => e.code);
+      await pendingOn(path);
+      await a.close();
+      eq(await cancelled, "ERR_RAF_CLOSED", "close cancelled the waiting lock");
+      eq(lock.isValid(), true, "b still holds its lock");
+      await lock.release();
+      await b.close();
     },
 };

@@ -1,4 +1,5 @@
 // A tiny test collector for code running inside Chromium: each case is a name and a pass/fail with its error.
+import { webLockName } from "@rafkit/raf";
 
 /** One case's outcome, as the page reports it to the runner. */
 export interface CaseResult {
@@ -31,7 +32,18 @@ export async function throwsCode(fn: () => unknown, code: string): Promise<void>
   throw new Error(`expected code ${code}, but nothing was thrown`);
 }
 
-/** Runs `cases` in order, collecting each outcome. */
+/** A case still running after this long has hung (say, a lock never granted): it fails, and the run goes on. */
+const CASE_DEADLINE = 60_000;
+
+function within(work: unknown, ms: number, message: string): Promise<unknown> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const deadline = new Promise((_, reject) => {
+    timer = setTimeout(() => reject(new Error(message)), ms);
+  });
+  return Promise.race([work, deadline]).finally(() => clearTimeout(timer));
+}
+
+/** Runs `cases` in order, collecting each outcome (one that hangs fails after {@link CASE_DEADLINE}). */
 export async function runCases(
   prefix: string,
   cases: Record<string, () => unknown>,
@@ -39,7 +51,7 @@ export async function runCases(
   const results: CaseResult[] = [];
   for (const [name, body] of Object.entries(cases)) {
     try {
-      await body();
+      await within(body(), CASE_DEADLINE, `${name}: not done after ${CASE_DEADLINE / 1000} s`);
       results.push({ name: `${prefix}${name}`, ok: true });
     } catch (error) {
       const e = error as Error;
@@ -47,4 +59,18 @@ export async function runCases(
     }
   }
   return results;
+}
+
+/**
+ * Resolves once the origin's lock manager lists a request for `path`'s lock as pending: the proof that a
+ * `lock()` is waiting (rather than a sleep). `navigator.locks.query()` sees every worker and page.
+ */
+export async function pendingOn(path: string): Promise<void> {
+  const name = webLockName(path);
+  for (let k = 0; k < 500; k++) {
+    const { pending = [] } = await navigator.locks.query();
+    if (pending.some((l) => l.name === name)) return;
+    await new Promise((r) => setTimeout(r, 10));
+  }
+  throw new Error(`no lock request for ${name} ever waited`);
 }

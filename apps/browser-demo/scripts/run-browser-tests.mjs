@@ -61,6 +61,15 @@ async function buildHarness() {
     throw new Error(`the browser bundle imports Node modules: ${found.join(", ")}`);
 }
 
+/** `promise`, or a failure once `ms` have passed: a lock that is never granted fails the run, not hangs it. */
+function within(promise, ms, what) {
+  let timer;
+  const deadline = new Promise((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`${what}: not done after ${ms / 1000} s`)), ms);
+  });
+  return Promise.race([promise, deadline]).finally(() => clearTimeout(timer));
+}
+
 async function twoPages(context, url) {
   const path = `locks/pages-${Date.now()}.bin`;
   const [a, b] = [await context.newPage(), await context.newPage()];
@@ -70,34 +79,121 @@ async function twoPages(context, url) {
     page.evaluate(async (p) => {
       window.file = await window.rafkit.AsyncRandomAccessFile.open(p, "rw");
     }, path);
-  await open(a);
-  await open(b);
-  await a.evaluate(async () => {
-    window.held = await window.file.webLock();
-    await window.file.writeInt(0x2a);
-  });
-  const refused = await b.evaluate(async () => (await window.file.tryWebLock()) === null);
-  await b.evaluate(() => {
-    window.granted = window.file.webLock().then(async (lock) => {
-      const length = await window.file.length();
-      await lock.release();
-      return length;
+  /** A lock call on the page's file: whether it was granted, and the lock's state. */
+  const take = (page, call, options = {}) =>
+    page.evaluate(
+      async ([c, o]) => {
+        const lock = await window.file[c](o);
+        if (lock !== null) window.held = lock;
+        return { granted: lock !== null, shared: lock?.shared, valid: lock?.isValid() };
+      },
+      [call, options],
+    );
+  const release = (page) =>
+    page.evaluate(async () => {
+      await window.held.release();
+      return window.held.isValid();
     });
-  });
-  const stillWaiting = await b.evaluate(() =>
-    Promise.race([window.granted, new Promise((r) => setTimeout(() => r("waiting"), 200))]),
-  );
-  await a.evaluate(() => window.held.release());
-  const lengthSeen = await b.evaluate(() => window.granted);
-  await a.evaluate(() => window.file.close());
-  await b.evaluate(() => window.file.close());
-  await a.close();
-  await b.close();
-  const ok = refused && stillWaiting === "waiting" && lengthSeen === 4;
+  /** Resolves once the origin's lock manager lists a request for the file's lock as pending. */
+  const pending = async (page) =>
+    page.evaluate(
+      async (name) => {
+        for (let k = 0; k < 500; k++) {
+          const { pending: waiting = [] } = await navigator.locks.query();
+          if (waiting.some((l) => l.name === name)) return true;
+          await new Promise((r) => setTimeout(r, 10));
+        }
+        return false;
+      },
+      await a.evaluate((p) => window.rafkit.webLockName(p), path),
+    );
+  const seen = [];
+  const step = (what, actual, expected) => {
+    const ok = JSON.stringify(actual) === JSON.stringify(expected);
+    seen.push(`${ok ? "" : "NOT "}${what}${ok ? "" : ` (got ${JSON.stringify(actual)})`}`);
+    return ok;
+  };
+  let ok = true;
+  try {
+    await open(a);
+    await open(b);
+    ok &&= step("a holds an exclusive lock", await take(a, "lock"), {
+      granted: true,
+      shared: false,
+      valid: true,
+    });
+    await a.evaluate(() => window.file.writeInt(0x2a));
+    ok &&= step("b's tryLock is null", (await take(b, "tryLock")).granted, false);
+    ok &&= step(
+      "b's shared tryLock is null",
+      (await take(b, "tryLock", { shared: true })).granted,
+      false,
+    );
+    await b.evaluate(() => {
+      window.granted = window.file.lock().then(async (lock) => {
+        window.held = lock;
+        return window.file.length();
+      });
+    });
+    ok &&= step("b's lock waits", await pending(b), true);
+    ok &&= step("a's release invalidates its lock", await release(a), false);
+    ok &&= step(
+      "b is granted after a's release and sees its write",
+      await b.evaluate(() => window.granted),
+      4,
+    );
+    ok &&= step(
+      "a's tryLock is null while b holds",
+      (await take(a, "tryLock", { shared: true })).granted,
+      false,
+    );
+    await release(b);
+    ok &&= step(
+      "a's shared tryLock after b's release",
+      await take(a, "tryLock", { shared: true }),
+      {
+        granted: true,
+        shared: true,
+        valid: true,
+      },
+    );
+    ok &&= step(
+      "shared + shared: b's shared lock too",
+      (await take(b, "lock", { shared: true })).shared,
+      true,
+    );
+    ok &&= step(
+      "b's exclusive tryLock is refused under shared holders",
+      await b.evaluate(() =>
+        window.rafkit.AsyncRandomAccessFile.open(window.file.path, "rw").then(async (g) => {
+          const refused = (await g.tryLock()) === null;
+          await g.close();
+          return refused;
+        }),
+      ),
+      true,
+    );
+    await release(a);
+    await release(b);
+    ok &&= step(
+      "b's exclusive tryLock once both released",
+      (await take(b, "tryLock")).granted,
+      true,
+    );
+    await b.evaluate(() => window.file.close());
+    ok &&= step("closing b released it: a's tryLock", (await take(a, "tryLock")).granted, true);
+    await a.evaluate(() => window.file.close());
+  } catch (error) {
+    ok = false;
+    seen.push(String(error));
+  } finally {
+    await a.close();
+    await b.close();
+  }
   record(
-    "pages: a lock contended between two pages (tryWebLock null, webLock waits, then sees the holder's write)",
+    "pages: the async class's lock/tryLock contended between two pages (null under an exclusive holder, lock waits and sees the holder's write, shared + shared, granted after release and after close)",
     ok,
-    `refused ${refused}, while held ${stillWaiting}, length seen ${lengthSeen}`,
+    seen.join("; "),
   );
 }
 
@@ -132,9 +228,12 @@ async function main() {
     page.on("pageerror", (e) => console.log(`page error: ${e.message}`));
     page.on("console", (m) => m.type() === "error" && console.log(`console: ${m.text()}`));
     await page.goto(`${server.url}/index.html`);
-    const pageResults = await page.evaluate(() => window.rafkitResults, undefined, {
-      timeout: 120_000,
-    });
+    // Each case in the page has its own deadline (harness/check.ts); this one catches a page that hangs anyway.
+    const pageResults = await within(
+      page.evaluate(() => window.rafkitResults),
+      600_000,
+      "the test page's results",
+    );
     for (const r of pageResults) record(r.name, r.ok, r.error);
     await page.close();
 
@@ -158,7 +257,9 @@ async function main() {
         String(error),
       );
     }
-    await twoPages(context, server.url);
+    await within(twoPages(context, server.url), 120_000, "the two-page lock case").catch((error) =>
+      record("pages: the two-page lock case", false, String(error)),
+    );
     for (const [name, ok, error] of await demoCases(context)) record(name, ok, error);
   } finally {
     await context.close();

@@ -9,7 +9,10 @@ const here = fileURLToPath(new URL("..", import.meta.url));
 
 describe("browser builds", () => {
   test.each([
-    ["@rafkit/raf", "RandomAccessFile, AsyncRandomAccessFile, WebFileLock"],
+    [
+      "@rafkit/raf",
+      "RandomAccessFile, AsyncRandomAccessFile, AsyncFileLock, SyncLockUnsupportedError",
+    ],
     ["@rafkit/syscall-state", "opfsBackend, blobBackend, getBackend, systemCallError"],
   ])("%s bundles for browsers with no node: or koffi import", async (name, names) => {
     const found: string[] = [];

@@ -190,6 +190,15 @@ export class AsyncRandomAccessFile {
     });
   }
 
+  /**
+   * @internal Runs `job` in call order with this file's other operations: the hook of the browser entry,
+   * whose Web Locks take their turn in this queue as the OS locks do. `job` must not call this instance's
+   * queued methods (they would wait behind it).
+   */
+  protected inTurn<T>(job: () => Promise<T>): Promise<T> {
+    return this.#enqueue(job);
+  }
+
   /** Runs `job` (the instance is busy); when it settles, starts the next one before handing out the result. */
   #start<T>(job: () => Promise<T>): Promise<T> {
     let p: Promise<T>;

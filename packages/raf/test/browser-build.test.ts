@@ -4,7 +4,10 @@ import { describe, expect, test } from "vitest";
 import {
   AsyncRandomAccessFile,
   BLOB_BUFFER_SIZE,
+  LockModeError,
+  LockUnsupportedError,
   RandomAccessFile,
+  SyncLockUnsupportedError,
   webLockName,
 } from "../src/browser";
 import { Buffer as Latin1Buffer } from "../src/browser/node-shims/buffer-global";
@@ -90,15 +93,66 @@ describe("RandomAccessFile.open: the async factory hands an open descriptor to t
     ).rejects.toMatchObject({ code: "ERR_OUT_OF_RANGE" });
   });
 
-  test("Web Locks are by path; where navigator.locks is missing, webLock says so", async () => {
+  test("Web Locks are by path; where navigator.locks is missing, the locks say so", async () => {
     expect(webLockName("a//b/./c.bin")).toBe("rafkit:/a/b/c.bin");
     expect(webLockName("/a/b/c.bin")).toBe(webLockName("a/b/c.bin"));
     const f = await RandomAccessFile.open(tmp("l.bin"), "rw", { backend: nodeBackend() });
+    const g = await AsyncRandomAccessFile.open(tmp("l.bin"), "rw", { backend: nodeBackend() });
     if ((globalThis as { navigator?: { locks?: unknown } }).navigator?.locks === undefined) {
-      await expect(f.tryWebLock()).rejects.toMatchObject({ code: "ERR_RAF_LOCK_UNSUPPORTED" });
+      for (const attempt of [() => f.tryLockAsync(), () => g.tryLock(), () => g.lock()]) {
+        const error = await attempt().catch((e: unknown) => e);
+        expect(error).toBeInstanceOf(LockUnsupportedError);
+        expect(error).toMatchObject({ code: "ERR_RAF_LOCK_UNSUPPORTED" });
+        expect((error as Error).message).toMatch(/navigator\.locks/);
+      }
     }
     f.close();
-    await expect(f.webLock()).rejects.toMatchObject({ code: "ERR_RAF_CLOSED" });
+    await g.close();
+    await expect(f.lockAsync()).rejects.toMatchObject({ code: "ERR_RAF_CLOSED" });
+    await expect(g.lock()).rejects.toMatchObject({ code: "ERR_RAF_CLOSED" });
+  });
+
+  test("the sync lock()/tryLock() throw a LockUnsupportedError that names lockAsync/tryLockAsync", async () => {
+    const f = await RandomAccessFile.open(tmp("s.bin"), "rw", { backend: nodeBackend() });
+    f.writeInt(7);
+    for (const [call, twin] of [
+      [() => f.lock(), "lockAsync"],
+      [() => f.tryLock({ shared: true }), "tryLockAsync"],
+    ] as const) {
+      let error: unknown;
+      try {
+        call();
+      } catch (e) {
+        error = e;
+      }
+      expect(error).toBeInstanceOf(SyncLockUnsupportedError);
+      expect(error).toBeInstanceOf(LockUnsupportedError);
+      expect(error).toMatchObject({
+        code: "ERR_RAF_LOCK_UNSUPPORTED",
+        name: "LockUnsupportedError",
+      });
+      expect((error as Error).message).toContain(`await file.${twin}(options)`);
+    }
+    // Nothing was flushed or changed by the refused calls.
+    expect(f.getFilePointer()).toBe(4);
+    f.close();
+  });
+
+  test("Java's lock checks come first, before any Web Lock is asked for (so in any runtime)", async () => {
+    const path = tmp("c.bin");
+    (await RandomAccessFile.open(path, "rw", { backend: nodeBackend() })).close();
+    const r = await RandomAccessFile.open(path, "r", { backend: nodeBackend() });
+    const a = await AsyncRandomAccessFile.open(path, "r", { backend: nodeBackend() });
+    await expect(r.lockAsync()).rejects.toBeInstanceOf(LockModeError);
+    await expect(a.tryLock()).rejects.toBeInstanceOf(LockModeError);
+    await expect(a.lock({ shared: true, position: -1 })).rejects.toMatchObject({
+      code: "ERR_OUT_OF_RANGE",
+    });
+    await expect(r.tryLockAsync({ shared: true, size: 0 })).rejects.toMatchObject({
+      code: "ERR_OUT_OF_RANGE",
+    });
+    r.close();
+    await a.close();
   });
 });
 

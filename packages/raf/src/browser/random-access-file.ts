@@ -1,15 +1,17 @@
 import { type FileMode, systemCallError, withOpenDescriptor } from "@rafkit/syscall-state/browser";
+import { FileLock, type LockOptions } from "../locks";
 import { planOpen } from "../open-file";
 import type { RandomAccessFileOptions } from "../options";
 import { RandomAccessFile as NodeRandomAccessFile } from "../random-access-file";
-import { HeldWebLocks } from "./held-web-locks";
+import { HeldWebLocks, type WebLockOptions } from "./held-web-locks";
+import { SyncLockUnsupportedError } from "./lock-errors";
 import { browserTarget } from "./open-browser-file";
-import type { WebFileLock, WebLockOptions } from "./web-locks";
 
 /**
  * `RandomAccessFile` in a browser: the same class, opened by the async factory {@link open} (OPFS opens
  * asynchronously; the instance it returns is synchronous). Use it in a dedicated worker, where OPFS has
- * synchronous access handles. Locks are Web Locks on the path: {@link webLock} and {@link tryWebLock}.
+ * synchronous access handles. Locks are Web Locks on the path, taken asynchronously: {@link lockAsync} and
+ * {@link tryLockAsync} (the synchronous `lock`/`tryLock` cannot wait for them, and throw).
  *
  * @example
  * ```ts
@@ -19,7 +21,7 @@ import type { WebFileLock, WebLockOptions } from "./web-locks";
  * ```
  */
 export class RandomAccessFile extends NodeRandomAccessFile {
-  readonly #webLocks = new HeldWebLocks(this);
+  readonly #webLocks: HeldWebLocks<FileLock> = new HeldWebLocks(this);
 
   /**
    * Opens `path` in the origin's private file system (`rw` creates it and its directories; `r` does not,
@@ -47,21 +49,53 @@ export class RandomAccessFile extends NodeRandomAccessFile {
   }
 
   /**
-   * An exclusive (default) or shared Web Lock on this file's path, across the origin's workers and pages;
-   * waits until granted (or `options.signal` aborts). Web Locks are by name, so it covers the whole file
-   * whatever `position`/`size` say. Released by `release()` or {@link close}.
+   * Not in a browser: a synchronous lock would have to block this thread until another context releases a
+   * Web Lock, which only an event-loop turn can deliver. Throws {@link SyncLockUnsupportedError}, which
+   * names {@link lockAsync}.
    */
-  webLock(options: WebLockOptions = {}): Promise<WebFileLock> {
-    return this.#webLocks.take(options, true) as Promise<WebFileLock>;
+  override lock(_options?: LockOptions): never {
+    throw new SyncLockUnsupportedError("lock");
   }
 
-  /** {@link webLock} with `ifAvailable`: `null` at once when another holder conflicts. */
-  tryWebLock(options: WebLockOptions = {}): Promise<WebFileLock | null> {
-    return this.#webLocks.take(options, false);
+  /** Not in a browser (see {@link lock}): throws {@link SyncLockUnsupportedError}, which names {@link tryLockAsync}. */
+  override tryLock(_options?: LockOptions): never {
+    throw new SyncLockUnsupportedError("tryLock");
+  }
+
+  /**
+   * The browser's `lock()`: an exclusive (default) or shared Web Lock on this file's path, across the
+   * origin's workers and pages; resolves once granted (or rejects when `options.signal` aborts, or with
+   * `ClosedError` when the file is closed meanwhile). Java's checks first, as `lock()` on Node: `LockModeError`
+   * for an exclusive lock on a file opened `"r"`, a `RangeError` for a bad range, and
+   * `OverlappingFileLockError` for a range this instance holds or waits for. Web Locks are by name, so it
+   * covers the **whole file** whatever `position`/`size` say: a second lock of this instance is refused too
+   * unless both are shared. Flushes first, as `lock()` does. The lock is Node's `FileLock`: `release()`
+   * (synchronous: flushes, then lets the Web Lock go) or {@link close} releases it.
+   */
+  lockAsync(options: WebLockOptions = {}): Promise<FileLock> {
+    return this.#take(options, true) as Promise<FileLock>;
+  }
+
+  /** {@link lockAsync} with `ifAvailable`: `null` at once when another holder has a conflicting lock. */
+  tryLockAsync(options: WebLockOptions = {}): Promise<FileLock | null> {
+    return this.#take(options, false);
+  }
+
+  async #take(options: WebLockOptions, wait: boolean): Promise<FileLock | null> {
+    const range = this.#webLocks.plan(options);
+    this.flush();
+    return this.#webLocks.take(range, wait, options.signal, (granted, owner) => {
+      return new FileLock(granted, owner, (lock) => {
+        // Flushed first, so the next holder sees what was written under the lock (a failure keeps it held).
+        this.flush();
+        void this.#webLocks.release(lock);
+      });
+    });
   }
 
   /** Flushes and closes, as in Node, and releases the Web Locks this instance holds. */
   override close(): void {
+    this.#webLocks.closing();
     try {
       super.close();
     } finally {

@@ -1,4 +1,4 @@
-import type { LockOptions } from "../locks";
+import { LockUnsupportedError } from "../errors";
 
 /** `navigator.locks`, as far as used (the package's types have no DOM library). */
 interface LockManager {
@@ -9,27 +9,18 @@ interface LockManager {
   ): Promise<T>;
 }
 
-/** What a Web Lock needs of its file: to flush before it goes, and to be told it went. */
-export interface WebLockOwner {
-  readonly path: string;
-  readonly mode: string;
-  readonly closed: boolean;
-  flush(): void | Promise<void>;
-}
-
-/** Options of `webLock`/`tryWebLock`: Java's, plus a signal that cancels a waiting `webLock`. */
-export interface WebLockOptions extends LockOptions {
-  /** Aborting it stops a waiting `webLock()` (it rejects with the signal's reason). */
-  signal?: AbortSignal;
+/** `LockUnsupportedError` (same class and code as on Node) with the browser's reason as its message. */
+export class WebLocksMissingError extends LockUnsupportedError {
+  constructor() {
+    super("opfs");
+    this.message =
+      "navigator.locks (Web Locks) is not available in this context (it needs a secure context: https or localhost)";
+  }
 }
 
 function lockManager(): LockManager {
   const locks = (globalThis as { navigator?: { locks?: LockManager } }).navigator?.locks;
-  if (locks === undefined) {
-    const error = new Error("navigator.locks (Web Locks) is not available in this context");
-    (error as Error & { code: string }).code = "ERR_RAF_LOCK_UNSUPPORTED";
-    throw error;
-  }
+  if (locks === undefined) throw new WebLocksMissingError();
   return locks;
 }
 
@@ -42,88 +33,40 @@ export function webLockName(path: string): string {
 }
 
 /**
- * A lock from `navigator.locks` on a file's path: shared or exclusive, across every worker and page of
- * the origin. Web Locks are by name, so a range lock here locks the **whole file**: `position`/`size` are
- * kept (and checked) for the code that reads them, but any two locks on one path conflict unless both are
- * shared. Released by {@link release}, by closing its file, or when its context goes away.
+ * Releases a granted Web Lock; settles once `navigator.locks` has let it go (its request settled), so a
+ * holder that awaits it has released before it tells anyone.
  */
-export class WebFileLock {
-  /** Whether the lock is shared (true) or exclusive (false). */
-  readonly shared: boolean;
-  /** First byte of the range asked for (the lock covers the whole file). */
-  readonly position: number;
-  /** Bytes of the range asked for; `Infinity` when it runs to the end of the file. */
-  readonly size: number;
-  readonly #owner: WebLockOwner;
-  readonly #free: () => void;
-  readonly #forget: (lock: WebFileLock) => void;
-  #valid = true;
-
-  /** @internal Made by `webLock`/`tryWebLock`. */
-  constructor(
-    owner: WebLockOwner,
-    range: { shared: boolean; position: number; size: number },
-    free: () => void,
-    forget: (lock: WebFileLock) => void,
-  ) {
-    this.#owner = owner;
-    this.shared = range.shared;
-    this.position = range.position;
-    this.size = range.size;
-    this.#free = free;
-    this.#forget = forget;
-  }
-
-  /** Whether the lock is still held: false after {@link release} or after its file was closed. */
-  isValid(): boolean {
-    return this.#valid;
-  }
-
-  /** Flushes the file's buffered writes (so the next holder sees them), then releases the lock. Idempotent. */
-  async release(): Promise<void> {
-    if (!this.#valid) return;
-    if (!this.#owner.closed) await this.#owner.flush();
-    this.drop();
-  }
-
-  /** @internal Releases without flushing (its file closed, which flushed already). */
-  drop(): void {
-    if (!this.#valid) return;
-    this.#valid = false;
-    this.#forget(this);
-    this.#free();
-  }
-
-  /** `await using lock = await f.webLock()` releases it at the end of the block. */
-  [Symbol.asyncDispose](): Promise<void> {
-    return this.release();
-  }
-}
+export type FreeWebLock = () => Promise<void>;
 
 /**
- * Takes a Web Lock on `owner`'s path (`wait`: until granted; else `ifAvailable`, null on a conflict).
- * An exclusive lock needs a file opened for writing, as the OS locks do.
+ * Asks `navigator.locks` for the lock on `path`: `wait` until granted (or `signal` aborts: it rejects with
+ * the signal's reason), else `ifAvailable` (null at once on a conflict). Resolves with the function that
+ * releases it: until then the lock stays held, by this context, across every worker and page of the origin.
  */
 export function requestWebLock(
-  owner: WebLockOwner,
-  range: { shared: boolean; position: number; size: number },
+  path: string,
+  shared: boolean,
   wait: boolean,
-  signal: AbortSignal | undefined,
-  forget: (lock: WebFileLock) => void,
-): Promise<WebFileLock | null> {
+  signal?: AbortSignal,
+): Promise<FreeWebLock | null> {
   const locks = lockManager();
   return new Promise((resolve, reject) => {
     const options = {
-      mode: range.shared ? ("shared" as const) : ("exclusive" as const),
-      ...(wait ? {} : { ifAvailable: true }),
-      ...(signal === undefined ? {} : { signal }),
+      mode: shared ? ("shared" as const) : ("exclusive" as const),
+      // Web Locks refuse a signal next to ifAvailable; a try never waits, so it needs none.
+      ...(wait ? (signal === undefined ? {} : { signal }) : { ifAvailable: true }),
     };
-    locks
-      .request(webLockName(owner.path), options, (lock) => {
-        if (lock === null) return resolve(null);
-        // Held until this promise settles: the lock object's release (or its file's close) settles it.
-        return new Promise<void>((free) => resolve(new WebFileLock(owner, range, free, forget)));
-      })
-      .catch(reject);
+    let free: () => void = () => {};
+    const settled = locks.request(webLockName(path), options, (lock) => {
+      if (lock === null) return resolve(null);
+      // Held until this promise settles.
+      const held = new Promise<void>((f) => (free = f));
+      resolve(() => {
+        free();
+        return settled.then(() => undefined);
+      });
+      return held;
+    });
+    settled.catch(reject);
   });
 }
