@@ -1,11 +1,15 @@
 import { defineConfig } from "vitest/config";
 
-/** Shared vitest settings: every package reports coverage; each sets its own threshold. */
+/**
+ * Shared vitest settings: every package reports coverage; each sets its own threshold. Sources this platform
+ * cannot run are left out of its coverage, and covered where they run: `coverageExclude` (e.g. the win32
+ * backend, run under Wine) and `browserOnly` (OPFS, Web Locks: the Chromium run, `pnpm test:browser`).
+ */
 export function packageTestConfig(options: {
   lines: number;
   testTimeout?: number;
-  /** Sources this platform cannot run (they are covered where they run, e.g. under Wine). */
   coverageExclude?: string[];
+  browserOnly?: string[];
 }) {
   return defineConfig({
     test: {
@@ -15,7 +19,7 @@ export function packageTestConfig(options: {
       coverage: {
         provider: "v8",
         include: ["src/**/*.ts"],
-        exclude: options.coverageExclude ?? [],
+        exclude: [...(options.coverageExclude ?? []), ...(options.browserOnly ?? [])],
         reporter: ["text-summary", "json-summary"],
         thresholds: { lines: options.lines },
       },

@@ -12,4 +12,10 @@ export default packageTestConfig({
           "src/win32/sync-directory.ts",
           "src/win32/win32-primitives.ts",
         ],
+  browserOnly: [
+    "src/opfs/core.ts",
+    "src/opfs/worker-host.ts",
+    "src/opfs/worker-primitives.ts",
+    "src/opfs/primitives.ts",
+  ],
 });

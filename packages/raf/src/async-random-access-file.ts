@@ -139,7 +139,7 @@ export class AsyncRandomAccessFile implements RandomAccessFileApi<"async"> {
     const fd = await plan.backend.openAsync(plan.path, plan.mode);
     if (fd < 0) throw systemCallError(fd, "open", plan.path);
     if (plan.mode === "r") await rejectDirectoryAsync(plan.backend, fd, plan.path);
-    return new AsyncRandomAccessFile(OPENING, plan, fd);
+    return new this(OPENING, plan, fd);
   }
 
   get path(): string {
@@ -183,6 +183,15 @@ export class AsyncRandomAccessFile implements RandomAccessFileApi<"async"> {
         this.#start(job).then(resolve, reject);
       });
     });
+  }
+
+  /**
+   * @internal Runs `job` in call order with this file's other operations: the hook of the browser entry,
+   * whose Web Locks take their turn in this queue as the OS locks do. `job` must not call this instance's
+   * queued methods (they would wait behind it).
+   */
+  protected inTurn<T>(job: () => Promise<T>): Promise<T> {
+    return this.#enqueue(job);
   }
 
   /** Runs `job` (the instance is busy); when it settles, starts the next one before handing out the result. */

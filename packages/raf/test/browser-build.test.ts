@@ -1,0 +1,203 @@
+import { constants } from "node:os";
+import { nodeBackend } from "@rafkit/syscall-state";
+import { describe, expect, test } from "vitest";
+import {
+  AsyncRandomAccessFile,
+  BLOB_BUFFER_SIZE,
+  LockModeError,
+  LockUnsupportedError,
+  RandomAccessFile,
+  SyncLockUnsupportedError,
+  webLockName,
+} from "../src/browser";
+import { Buffer as Latin1Buffer } from "../src/browser/node-shims/buffer-global";
+import fsShim, { fstatSync } from "../src/browser/node-shims/fs";
+import { constants as osShim } from "../src/browser/node-shims/os";
+import { process as processShim } from "../src/browser/node-shims/process";
+import { Readable, Writable } from "../src/browser/node-shims/stream";
+import { fileURLToPath } from "../src/browser/node-shims/url";
+import { isMainThread } from "../src/browser/node-shims/worker_threads";
+import { tempDir } from "./support/temp";
+
+// The browser entry's parts that run anywhere; OPFS and Web Locks run in Chromium (`pnpm test:browser`).
+const tmp = tempDir();
+const BYTES = Uint8Array.of(0xca, 0xfe, 0xba, 0xbe, 0, 0x41, 0, 2, 0x68, 0x69, 0x0a, 0x7a);
+
+describe("the browser classes over a Blob", () => {
+  test("AsyncRandomAccessFile.open(blob, 'r'): every read, a larger window, writes fail as on a file opened r", async () => {
+    const f = await AsyncRandomAccessFile.open(new File([BYTES], "Hello.class"), "r");
+    expect(f).toBeInstanceOf(AsyncRandomAccessFile);
+    expect([f.backendName, f.bufferSize, f.path.endsWith("/Hello.class")]).toEqual([
+      "blob",
+      BLOB_BUFFER_SIZE,
+      true,
+    ]);
+    expect(await f.readInt()).toBe(0xcafebabe | 0);
+    expect([
+      await f.readShort(),
+      await f.readUTF(),
+      await f.readLine(),
+      await f.readLine(),
+    ]).toEqual([0x41, "hi", "", "z"]);
+    expect(await f.readIntAt(0)).toBe(0xcafebabe | 0);
+    await expect(f.writeInt(1)).rejects.toMatchObject({ code: "EBADF", syscall: "write" });
+    await expect(f.setLength(0)).rejects.toMatchObject({ code: "EINVAL" });
+    await f.close();
+    expect(f.closed).toBe(true);
+  });
+
+  test("a Blob opened for writing is EACCES; a bad mode is Java's TypeError before any I/O", async () => {
+    await expect(AsyncRandomAccessFile.open(new Blob([BYTES]), "rw")).rejects.toMatchObject({
+      code: "EACCES",
+      syscall: "open",
+    });
+    await expect(AsyncRandomAccessFile.open(new Blob([]), "x" as "r")).rejects.toMatchObject({
+      code: "ERR_INVALID_ARG_VALUE",
+    });
+    await expect(RandomAccessFile.open(new Blob([]), "rw")).rejects.toMatchObject({
+      code: "EACCES",
+    });
+  });
+
+  test("the sync class over a Blob needs FileReaderSync (workers): without it, reads are ENOSYS", async () => {
+    const f = await RandomAccessFile.open(new Blob([BYTES]), "r");
+    expect(f).toBeInstanceOf(RandomAccessFile);
+    expect(f.length()).toBe(BYTES.length);
+    expect(() => f.readInt()).toThrow(expect.objectContaining({ code: "ENOSYS" }));
+    f.close();
+  });
+});
+
+describe("RandomAccessFile.open: the async factory hands an open descriptor to the sync class", () => {
+  test("over any backend with openAsync (here node:fs): the instance is the browser class, its I/O real", async () => {
+    const path = tmp("factory.bin");
+    const f = await RandomAccessFile.open(path, "rw", { backend: nodeBackend(), bufferSize: 16 });
+    expect(f).toBeInstanceOf(RandomAccessFile);
+    expect([f.backendName, f.bufferSize, f.path]).toEqual(["node", 16, path]);
+    f.writeInt(7);
+    f.close();
+    const g = await RandomAccessFile.open(path, "r", { backend: nodeBackend() });
+    expect(g.readInt()).toBe(7);
+    g.close();
+  });
+
+  test("a refused open rejects with open's error; a bad option closes the descriptor it opened", async () => {
+    await expect(
+      RandomAccessFile.open(tmp("missing.bin"), "r", { backend: nodeBackend() }),
+    ).rejects.toMatchObject({
+      code: "ENOENT",
+      syscall: "open",
+    });
+    await expect(
+      RandomAccessFile.open(tmp("x.bin"), "rw", { backend: nodeBackend(), bufferSize: -1 }),
+    ).rejects.toMatchObject({ code: "ERR_OUT_OF_RANGE" });
+  });
+
+  test("Web Locks are by path; where navigator.locks is missing, the locks say so", async () => {
+    expect(webLockName("a//b/./c.bin")).toBe("rafkit:/a/b/c.bin");
+    expect(webLockName("/a/b/c.bin")).toBe(webLockName("a/b/c.bin"));
+    const f = await RandomAccessFile.open(tmp("l.bin"), "rw", { backend: nodeBackend() });
+    const g = await AsyncRandomAccessFile.open(tmp("l.bin"), "rw", { backend: nodeBackend() });
+    if ((globalThis as { navigator?: { locks?: unknown } }).navigator?.locks === undefined) {
+      for (const attempt of [() => f.tryLockAsync(), () => g.tryLock(), () => g.lock()]) {
+        const error = await attempt().catch((e: unknown) => e);
+        expect(error).toBeInstanceOf(LockUnsupportedError);
+        expect(error).toMatchObject({ code: "ERR_RAF_LOCK_UNSUPPORTED" });
+        expect((error as Error).message).toMatch(/navigator\.locks/);
+      }
+    }
+    f.close();
+    await g.close();
+    await expect(f.lockAsync()).rejects.toMatchObject({ code: "ERR_RAF_CLOSED" });
+    await expect(g.lock()).rejects.toMatchObject({ code: "ERR_RAF_CLOSED" });
+  });
+
+  test("the sync lock()/tryLock() throw a LockUnsupportedError that names lockAsync/tryLockAsync", async () => {
+    const f = await RandomAccessFile.open(tmp("s.bin"), "rw", { backend: nodeBackend() });
+    f.writeInt(7);
+    for (const [call, twin] of [
+      [() => f.lock(), "lockAsync"],
+      [() => f.tryLock({ shared: true }), "tryLockAsync"],
+    ] as const) {
+      let error: unknown;
+      try {
+        call();
+      } catch (e) {
+        error = e;
+      }
+      expect(error).toBeInstanceOf(SyncLockUnsupportedError);
+      expect(error).toBeInstanceOf(LockUnsupportedError);
+      expect(error).toMatchObject({
+        code: "ERR_RAF_LOCK_UNSUPPORTED",
+        name: "LockUnsupportedError",
+      });
+      expect((error as Error).message).toContain(`await file.${twin}(options)`);
+    }
+    // Nothing was flushed or changed by the refused calls.
+    expect(f.getFilePointer()).toBe(4);
+    f.close();
+  });
+
+  test("Java's lock checks come first, before any Web Lock is asked for (so in any runtime)", async () => {
+    const path = tmp("c.bin");
+    (await RandomAccessFile.open(path, "rw", { backend: nodeBackend() })).close();
+    const r = await RandomAccessFile.open(path, "r", { backend: nodeBackend() });
+    const a = await AsyncRandomAccessFile.open(path, "r", { backend: nodeBackend() });
+    await expect(r.lockAsync()).rejects.toBeInstanceOf(LockModeError);
+    await expect(a.tryLock()).rejects.toBeInstanceOf(LockModeError);
+    await expect(a.lock({ shared: true, position: -1 })).rejects.toMatchObject({
+      code: "ERR_OUT_OF_RANGE",
+    });
+    await expect(r.tryLockAsync({ shared: true, size: 0 })).rejects.toMatchObject({
+      code: "ERR_OUT_OF_RANGE",
+    });
+    r.close();
+    await a.close();
+  });
+});
+
+describe("the node: shims of the browser build", () => {
+  test("Buffer latin1 decodes every byte as its code point (not windows-1252), across chunks", () => {
+    const bytes = Uint8Array.from({ length: 20000 }, (_, k) => k & 0xff);
+    const text = Latin1Buffer.from(bytes.buffer, 0, bytes.length).toString("latin1", 3, 19999);
+    expect(text).toBe(Buffer.from(bytes).toString("latin1", 3, 19999));
+  });
+
+  test("os.constants.errno is syscall-state's table; url, stream, fs, worker_threads, process", () => {
+    for (const name of [
+      "ENOENT",
+      "EBADF",
+      "EINTR",
+      "EIO",
+      "EFBIG",
+      "EINVAL",
+      "EISDIR",
+      "EAGAIN",
+      "ENOTSUP",
+    ]) {
+      expect(osShim.errno[name]).toBe((constants.errno as Record<string, number>)[name]);
+    }
+    expect(fileURLToPath("file:///data/a%20b.bin")).toBe("/data/a b.bin");
+    expect(fileURLToPath(new URL("file:///x"))).toBe("/x");
+    expect(() => fileURLToPath("https://x/y")).toThrow(
+      expect.objectContaining({ code: "ERR_INVALID_URL_SCHEME" }),
+    );
+    expect(() => new Readable()).toThrow(
+      expect.objectContaining({ code: "ERR_RAFKIT_NO_STREAMS" }),
+    );
+    expect(() => new Writable()).toThrow(
+      expect.objectContaining({ code: "ERR_RAFKIT_NO_STREAMS" }),
+    );
+    expect(() => fstatSync()).toThrow();
+    expect(typeof fsShim).toBe("object");
+    expect(isMainThread).toBe(true);
+    expect([processShim.platform, processShim.env]).toEqual(["browser", {}]);
+    processShim.once();
+    const warn = console.warn;
+    const seen: unknown[] = [];
+    console.warn = (m: unknown) => seen.push(m);
+    processShim.emitWarning("w");
+    console.warn = warn;
+    expect(seen).toEqual(["w"]);
+  });
+});

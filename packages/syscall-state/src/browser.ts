@@ -1,0 +1,27 @@
+/**
+ * `@rafkit/syscall-state` in a browser: the same result-or-`-errno` contract over the Origin Private File
+ * System (`opfsBackend`) and over `Blob`s (`blobBackend`), with no `node:` module and no koffi. Errno
+ * numbers are Linux's, so errors read as Node's on Linux.
+ *
+ * @packageDocumentation
+ */
+export type {
+  Advice,
+  AsyncBackend,
+  Backend,
+  BackendFeatures,
+  FileMode,
+  LockRequest,
+  SyncBackend,
+} from "./backend";
+export {
+  blobBackend,
+  hasSyncAccessHandles,
+  opfsBackend,
+  registerBlob,
+  withOpenDescriptor,
+} from "./browser/backends";
+export { type BackendKind, getBackend, isNativeAvailable } from "./browser/get-backend";
+export { describeErrno, errnoName, errnoOf } from "./errno";
+export { SystemCallError, systemCallError } from "./errors";
+export { AsyncOpenRequiredError } from "./opfs/primitives";

@@ -1,0 +1,3 @@
+import { browserBuildConfig } from "../../tsup.browser.ts";
+
+export default browserBuildConfig({ browser: "src/browser.ts" }, ["process.ts"]);

@@ -1,0 +1,40 @@
+import { existsSync } from "node:fs";
+import { join } from "node:path";
+import { defineConfig, type Options } from "tsup";
+
+/**
+ * A package's browser build: ESM (and CJS) for browsers, where every `node:` import of the shared sources resolves to
+ * the package's own `src/browser/node-shims/<module>.ts` (a browser's answer, e.g. the errno table for
+ * `node:os`), and a `node:` module without a shim fails the build. The shared sources stay as they are, so
+ * the Node build is untouched; the globals listed in `inject` (`process`, `Buffer`) come from shims too.
+ */
+export function browserBuildConfig(entry: Record<string, string>, inject: string[] = []) {
+  const shims = join(process.cwd(), "src/browser/node-shims");
+  const options: Options = {
+    entry,
+    // CJS too, so `require` of the `./browser` subpath resolves (bundlers take the ESM).
+    format: ["esm", "cjs"],
+    platform: "browser",
+    target: "es2022",
+    dts: { compilerOptions: { ignoreDeprecations: "6.0", lib: ["ES2023", "DOM"] } },
+    sourcemap: true,
+    clean: false,
+    removeNodeProtocol: false,
+    inject: inject.map((name) => join(shims, name)),
+    esbuildPlugins: [
+      {
+        name: "rafkit-node-shims",
+        setup(build) {
+          build.onResolve({ filter: /^node:/ }, (args) => {
+            const file = join(shims, `${args.path.slice("node:".length)}.ts`);
+            if (existsSync(file)) return { path: file };
+            return {
+              errors: [{ text: `${args.path} has no browser shim (imported by ${args.importer})` }],
+            };
+          });
+        },
+      },
+    ],
+  };
+  return defineConfig(options);
+}
