@@ -6,14 +6,6 @@ import { gzipSync } from "node:zlib";
 import * as esbuild from "esbuild";
 
 const NODE = new Set(builtinModules.flatMap((m) => [m, `node:${m}`]));
-/**
- * Until @rafkit/bits' browser build lands (another change makes it drop `node:buffer`), its one
- * `isAscii` import is served by this shim, and only that import: any other Node import still fails.
- */
-const BITS_BUFFER_SHIM = fileURLToPath(
-  new URL("../harness/shims/bits-node-buffer.ts", import.meta.url),
-);
-
 /** An esbuild plugin that records (in `found`) each Node built-in or koffi import, as `module <- importer`. */
 export function forbidNode(found) {
   return {
@@ -22,12 +14,6 @@ export function forbidNode(found) {
       build.onResolve({ filter: /.*/ }, (args) => {
         const bare = args.path.split("/")[0];
         if (!NODE.has(args.path) && !NODE.has(bare) && bare !== "koffi") return undefined;
-        if (
-          (args.path === "node:buffer" || args.path === "buffer") &&
-          /packages[\\/]bits[\\/]/.test(args.importer)
-        ) {
-          return { path: BITS_BUFFER_SHIM };
-        }
         found.push(`${args.path} <- ${args.importer}`);
         return { path: args.path, external: true };
       });
