@@ -19,7 +19,7 @@ describe.skipIf(!hasJava)("interop with the real JDK (java.io.RandomAccessFile)"
 
   beforeAll(() => {
     runJava("Interop", ["write", javaData, javaLog, "20261129", "3000"]);
-  }, 60_000);
+  }, 180_000);
 
   test.each(CONFIGS)(
     "Java writes, rafkit reads back every value ($backend, bufferSize $bufferSize)",
@@ -45,5 +45,5 @@ describe.skipIf(!hasJava)("interop with the real JDK (java.io.RandomAccessFile)"
       pairs.push(data, log);
     });
     expect(runJava("Interop", ["verify", ...pairs]).trim()).toBe("OK");
-  }, 60_000);
+  }, 180_000);
 });
