@@ -100,7 +100,8 @@ export class AsyncRandomAccessFile extends NodeAsyncRandomAccessFile {
     try {
       await super.close();
     } finally {
-      this.#webLocks.closed();
+      // Settled once the Web Locks are gone, so a context told after this close can take them.
+      await this.#webLocks.closed();
     }
   }
 }
