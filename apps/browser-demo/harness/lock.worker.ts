@@ -77,6 +77,9 @@ self.onmessage = async ({ data }: MessageEvent<Message>) => {
         else await async!.close();
         break;
     }
+    // The sync class's release()/close() are synchronous; navigator.locks lets the lock go once this task yields.
+    if (sync && (data.op === "release" || data.op === "close"))
+      await new Promise((r) => setTimeout(r));
     const file = sync ?? async;
     self.postMessage({
       ok: true,

@@ -76,6 +76,12 @@ const DONE: Promise<void> = Promise.resolve();
 const OPENING = Symbol("opening");
 
 /**
+ * @internal The key of the hook that runs a job in an instance's call order (the browser entry's Web Locks);
+ * a symbol, so it stays off the public surface both classes share.
+ */
+export const IN_TURN: unique symbol = Symbol("rafkit.inTurn");
+
+/**
  * `RandomAccessFile` for servers: the same methods, names and semantics, returning Promises, over the
  * same window and codec core. I/O that reaches the OS runs off the main thread (koffi async calls on
  * the native backend, `node:fs` callbacks on the node one); reads and writes served from the window
@@ -190,7 +196,7 @@ export class AsyncRandomAccessFile implements RandomAccessFileApi<"async"> {
    * whose Web Locks take their turn in this queue as the OS locks do. `job` must not call this instance's
    * queued methods (they would wait behind it).
    */
-  protected inTurn<T>(job: () => Promise<T>): Promise<T> {
+  protected [IN_TURN]<T>(job: () => Promise<T>): Promise<T> {
     return this.#enqueue(job);
   }
 

@@ -1,5 +1,8 @@
 import type { FileMode } from "@rafkit/syscall-state/browser";
-import { AsyncRandomAccessFile as NodeAsyncRandomAccessFile } from "../async-random-access-file";
+import {
+  IN_TURN,
+  AsyncRandomAccessFile as NodeAsyncRandomAccessFile,
+} from "../async-random-access-file";
 import { AsyncFileLock, type LockRange } from "../locks";
 import type { RandomAccessFileOptions } from "../options";
 import { HeldWebLocks, type WebLockOptions } from "./held-web-locks";
@@ -62,7 +65,7 @@ export class AsyncRandomAccessFile extends NodeAsyncRandomAccessFile {
     }
     // Queued first, so the lock's turn comes right after it (a failure: no request).
     const flushed = this.#flushed();
-    return this.inTurn(async () => {
+    return this[IN_TURN](async () => {
       await flushed();
       return this.#webLocks.take(range, wait, options.signal, (granted, owner) => {
         return new AsyncFileLock(granted, owner, (lock) => this.#release(lock));
@@ -73,7 +76,7 @@ export class AsyncRandomAccessFile extends NodeAsyncRandomAccessFile {
   /** Flushes, then lets the Web Lock go, in its turn; a failed flush keeps it held. */
   #release(lock: AsyncFileLock): Promise<void> {
     const flushed = this.#flushed();
-    return this.inTurn(async () => {
+    return this[IN_TURN](async () => {
       // Closed since (or closing before this turn): the close released it, as on Node.
       if (this.closed || !lock.isValid()) return;
       await flushed();
@@ -100,7 +103,8 @@ export class AsyncRandomAccessFile extends NodeAsyncRandomAccessFile {
     try {
       await super.close();
     } finally {
-      this.#webLocks.closed();
+      // Settled once the Web Locks are gone, so a context told after this close can take them.
+      await this.#webLocks.closed();
     }
   }
 }

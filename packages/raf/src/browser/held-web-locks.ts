@@ -124,13 +124,14 @@ export class HeldWebLocks<L extends FileLock | AsyncFileLock> {
     for (const c of this.#waiting) c.abort(new ClosedError());
   }
 
-  /** The file closed (and flushed): every lock goes. */
-  closed(): void {
+  /** The file closed (and flushed): every lock goes; settles once `navigator.locks` has let them all go. */
+  closed(): Promise<void> {
     this.closing();
-    for (const { free } of this.#free.values()) void free();
+    const frees = [...this.#free.values()].map(({ free }) => free());
     this.#free.clear();
     this.#ranges.clear();
     this.locks.closed();
+    return Promise.all(frees).then(() => undefined);
   }
 
   #checkOverlap(range: LockRange): void {

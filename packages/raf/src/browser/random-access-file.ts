@@ -70,7 +70,8 @@ export class RandomAccessFile extends NodeRandomAccessFile {
    * `OverlappingFileLockError` for a range this instance holds or waits for. Web Locks are by name, so it
    * covers the **whole file** whatever `position`/`size` say: a second lock of this instance is refused too
    * unless both are shared. Flushes first, as `lock()` does. The lock is Node's `FileLock`: `release()`
-   * (synchronous: flushes, then lets the Web Lock go) or {@link close} releases it.
+   * (synchronous: flushes, then lets the Web Lock go) or {@link close} releases it; other contexts can take
+   * it once this worker's current task yields, as `navigator.locks` releases on a later turn.
    */
   lockAsync(options: WebLockOptions = {}): Promise<FileLock> {
     return this.#take(options, true) as Promise<FileLock>;
@@ -99,7 +100,8 @@ export class RandomAccessFile extends NodeRandomAccessFile {
     try {
       super.close();
     } finally {
-      this.#webLocks.closed();
+      // The Web Locks go once this task yields (navigator.locks releases on a later turn).
+      void this.#webLocks.closed();
     }
   }
 }
