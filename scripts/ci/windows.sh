@@ -69,7 +69,12 @@ mapfile -t files < <(node scripts/ci/windows/bundle.mjs "$bundles" "${tests[@]}"
 out="$cache/test-output.txt"
 err="$cache/test-stderr.txt"
 status=0
-NODE_PATH='Z:'"${cache//\//\\}"'\node_modules' timeout 900 \
+# Its results feed the README's support matrix (scripts/ci/matrix.mjs), as the conformance runs' do.
+results="$root/.cache/runtimes/results"
+mkdir -p "$results"
+RAFKIT_CONFORMANCE_RUNTIME=windows-node22 RAFKIT_CONFORMANCE_OUT='Z:'"${results//\//\\}"'\windows-node22.json' \
+  RAFKIT_CONFORMANCE_TESTED_UNDER="CI, under Wine $(wine --version 2>/dev/null | sed 's/^wine-//') (not a Windows machine)" \
+  NODE_PATH='Z:'"${cache//\//\\}"'\node_modules' timeout 900 \
   wine "$node_exe" scripts/ci/windows/run.mjs "${files[@]}" >"$out" 2>"$err" || status=$?
 wineserver -w || true
 if [ -s "$err" ]; then

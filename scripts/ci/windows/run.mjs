@@ -2,11 +2,23 @@
 // file: beforeAll/afterAll per suite, beforeEach/afterEach around each test (outer first), a timeout
 // per test. Used under node.exe in Wine, where child-process pipes fail. argv: bundle files.
 // Prints one line per test, then "N passed, N failed" last; exit code 1 on any failure.
+import { writeFileSync } from "node:fs";
 import { pathToFileURL } from "node:url";
 import { inspect } from "node:util";
 
 const registry = (globalThis.__rafkitWindowsTests ??= { files: [] });
 const counts = { passed: 0, failed: 0, skipped: 0 };
+/** Each test's outcome, tagged by its file, for the README's support matrix (tests/conformance/README.md's format). */
+const results = [];
+let currentTags = [];
+/** What each suite file run here proves, in the matrix's column tags. */
+const TAGS = {
+  "packages__syscall-state__test__contract.test.mjs": ["native", "node", "async"],
+  "packages__syscall-state__test__locks.test.mjs": ["native", "locks", "async"],
+  "packages__syscall-state__test__windows.test.mjs": ["native", "async"],
+  "packages__raf__test__locks.test.mjs": ["locks", "async"],
+  "apps__kv__test__store.test.mjs": ["kv"],
+};
 
 function withTimeout(promise, ms, what) {
   let timer;
@@ -30,6 +42,12 @@ function countSkipped(node) {
 
 function fail(path, error) {
   counts.failed++;
+  results.push({
+    name: path,
+    tags: currentTags,
+    ok: false,
+    error: String(error?.message ?? error),
+  });
   console.log(`  FAIL ${path}\n${describeError(error).replace(/^/gm, "       ")}`);
 }
 
@@ -60,6 +78,7 @@ async function runTest(node, path, chain) {
   }
   if (error === undefined) {
     counts.passed++;
+    results.push({ name: path, tags: currentTags, ok: true });
     console.log(`  ok   ${path}`);
   } else fail(path, error);
 }
@@ -94,6 +113,7 @@ async function runSuite(s, path, chain) {
 for (const file of process.argv.slice(2)) {
   const name = file.replace(/^.*[\\/]bundles[\\/]/, "");
   console.log(name);
+  currentTags = TAGS[name] ?? [];
   const before = registry.files.length;
   try {
     await import(pathToFileURL(file).href);
@@ -105,6 +125,26 @@ for (const file of process.argv.slice(2)) {
   }
 }
 
+const out = process.env.RAFKIT_CONFORMANCE_OUT;
+if (out) {
+  const doc = {
+    format: 1,
+    id: process.env.RAFKIT_CONFORMANCE_RUNTIME ?? "windows",
+    runtime: "Node.js",
+    version: process.versions.node,
+    os: process.platform,
+    arch: process.arch,
+    testedUnder: process.env.RAFKIT_CONFORMANCE_TESTED_UNDER ?? "CI",
+    describe: { locks: "advisory (`LockFileEx` past the data)" },
+    passed: counts.passed,
+    failed: counts.failed,
+    notes: {
+      suites: "the vitest suites run under Wine (scripts/ci/windows.sh), not tests/conformance",
+    },
+    tests: results,
+  };
+  writeFileSync(out, `${JSON.stringify(doc, null, 2)}\n`);
+}
 console.log(`${counts.skipped} skipped`);
 console.log(`${counts.passed} passed, ${counts.failed} failed`);
 process.exit(counts.failed === 0 && counts.passed > 0 ? 0 : 1);

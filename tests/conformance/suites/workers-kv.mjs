@@ -4,7 +4,7 @@ import assert from "node:assert/strict";
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { Worker } from "node:worker_threads";
-import { KvLockedError, open as openStore } from "@rafkit/kv-example/dist/index.js";
+import { KvLockedError, open as openStore } from "@rafkit/kv-example";
 import { RandomAccessFile } from "@rafkit/raf";
 import { tempPath, test } from "../harness.mjs";
 import { child } from "../helpers/spawn.mjs";
