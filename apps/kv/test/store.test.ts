@@ -6,7 +6,7 @@ import { describe, expect, it } from "vitest";
 import { KvError, open } from "../src";
 import { decodeHint } from "../src/hint-file";
 import { encodeRecord, HEADER_SIZE } from "../src/record";
-import { compactedWithDamagedMarker, dataFiles, flipByte, tempDir } from "./helpers";
+import { compactedWithDamagedMarker, dataFiles, flipByte, recordOffsets, tempDir } from "./helpers";
 
 const text = (b: Uint8Array | undefined) =>
   b === undefined ? undefined : Buffer.from(b).toString();
@@ -294,7 +294,8 @@ describe("recovery", () => {
   it("cuts off a torn tail and keeps every complete record", async () => {
     const { dir, file } = await storeWith(10);
     const size = fs.statSync(file).size;
-    fs.truncateSync(file, size - 3); // the last record loses its end
+    // The last record loses its end (and the sync point that sealing put after it).
+    fs.truncateSync(file, size - 3 - 28);
     const db = await open(dir);
     expect(db.recovery).toEqual([
       expect.objectContaining({ kind: "torn-tail", action: "truncated" }),
@@ -421,12 +422,13 @@ describe("recovery", () => {
   it("reports a corrupt record in the middle even when valid records and a zero tail follow it", async () => {
     const { dir, file } = await storeWith(10);
     const size = fs.statSync(file).size;
-    flipByte(file, recordBytes(0) + HEADER_SIZE + 3); // inside record 1
+    const second = recordOffsets(file)[1]!;
+    flipByte(file, second + HEADER_SIZE + 3); // inside record 1
     fs.appendFileSync(file, Buffer.alloc(2 << 20));
     const db = await open(dir);
     expect(db.readOnly).toBe(true);
     expect(db.recovery).toEqual([
-      expect.objectContaining({ kind: "corrupt", offset: recordBytes(0), action: "ignored" }),
+      expect.objectContaining({ kind: "corrupt", offset: second, action: "ignored" }),
     ]);
     expect(await db.getString("k9")).toBe("value-9");
     const report = await db.verify();
@@ -502,14 +504,12 @@ describe("recovery", () => {
 
   it("opens read-only on a corrupt record in the middle, and repairs only when asked", async () => {
     const { dir, file } = await storeWith(10);
-    const second = recordBytes(0) + HEADER_SIZE + 2; // inside record 1's value
-    flipByte(file, second + 1);
+    const second = recordOffsets(file)[1]!;
+    flipByte(file, second + HEADER_SIZE + 3); // inside record 1's value
     const db = await open(dir);
     expect(db.readOnly).toBe(true);
     expect(db.stats().readOnlyReason).toMatch(/corrupt record/);
-    expect(db.recovery).toEqual([
-      expect.objectContaining({ kind: "corrupt", offset: recordBytes(0) }),
-    ]);
+    expect(db.recovery).toEqual([expect.objectContaining({ kind: "corrupt", offset: second })]);
     expect(await db.getString("k0")).toBe("value-0");
     expect(await db.getString("k2")).toBe("value-2");
     expect(await db.get("k1")).toBeUndefined();
