@@ -168,10 +168,10 @@ export class DataFile {
   /**
    * Appends a sync point (record.ts) when an fsync has made more of the file durable than the last one attests, so
    * that recovery can tell damage to those bytes from a power cut's torn tail after them. Called before a record.
-   * `handedOver` (sync mode `never`, which never fsyncs) attests what was handed to the OS instead.
+   * Under sync mode `never` only opens and seals fsync, so only what they made durable is attested.
    */
-  appendSyncPoint(handedOver = false): void {
-    const end = handedOver ? this.#flushed : this.#synced;
+  appendSyncPoint(): void {
+    const end = this.#synced;
     if (end <= this.#attested || this.#end === this.#afterSyncPoint) return;
     const at = this.reserve(SYNC_POINT_SIZE);
     encodeSyncPointInto(this.#buffer, at, end);

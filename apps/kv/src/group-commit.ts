@@ -131,11 +131,6 @@ export class GroupCommit {
     this.#closeLater.clear();
   }
 
-  /** The store's sync mode. */
-  get mode(): SyncMode {
-    return this.#host.sync;
-  }
-
   /** The promise of a write just appended, resolving to `value` once durable, after those of earlier writes. */
   durable<T extends AckValue>(value: T): Promise<T> {
     if (this.#host.sync === "always") {
