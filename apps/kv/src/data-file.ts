@@ -1,9 +1,11 @@
 import { EOFError, RandomAccessFile } from "@rafkit/raf";
 import {
+  type Backend,
   getBackend,
   syncDirectory as syncDirectoryEntries,
   systemCallError,
 } from "@rafkit/syscall-state";
+import { decodeSyncPoint, encodeSyncPointInto, SYNC_POINT_SIZE } from "./record";
 
 /** Appends are gathered here and reach the OS in one positional write of up to this many bytes. */
 const APPEND_BUFFER = 64 * 1024;
@@ -29,6 +31,7 @@ let zeros: Buffer | null = null;
 export class DataFile {
   readonly path: string;
   readonly #file: RandomAccessFile;
+  readonly #backend: Backend;
   readonly #writable: boolean;
   /** The file's length, counting appends still in {@link DataFile.buffer}. */
   #end: number;
@@ -39,18 +42,38 @@ export class DataFile {
   #buffer: Buffer;
   #pending = 0;
   #closed = false;
+  /** The end of what an fsync of this handle has made durable (0 on open: what was there may not be). */
+  #synced = 0;
+  /** The `syncedEnd` of the last sync point appended (see {@link DataFile.appendSyncPoint}), and where it ends. */
+  #attested = 0;
+  #afterSyncPoint = -1;
 
-  private constructor(path: string, writable: boolean) {
+  private constructor(path: string, writable: boolean, backend: Backend) {
     this.path = path;
     this.#writable = writable;
-    this.#file = new RandomAccessFile(path, writable ? "rw" : "r", { bufferSize: 0 });
+    this.#backend = backend;
+    this.#file = new RandomAccessFile(path, writable ? "rw" : "r", { bufferSize: 0, backend });
     this.#end = this.#flushed = this.#allocated = this.#file.length();
     this.#buffer = writable ? Buffer.allocUnsafe(APPEND_BUFFER) : Buffer.alloc(0);
+    if (writable && this.#end >= SYNC_POINT_SIZE) this.#noteSealed();
   }
 
-  /** Opens `path` for reading ("r") or for appending and reading ("rw", created when missing). */
-  static open(path: string, mode: "r" | "rw"): DataFile {
-    return new DataFile(path, mode === "rw");
+  /** A file that ends in a sync point attesting all before it (a sealed one) needs no other until appended to. */
+  #noteSealed(): void {
+    const tail = new Uint8Array(SYNC_POINT_SIZE);
+    this.#file.readFullyAt(this.#end - SYNC_POINT_SIZE, tail);
+    if (decodeSyncPoint(tail, 0) === this.#end - SYNC_POINT_SIZE) {
+      this.#attested = this.#end - SYNC_POINT_SIZE;
+      this.#afterSyncPoint = this.#end;
+    }
+  }
+
+  /**
+   * Opens `path` for reading ("r") or for appending and reading ("rw", created when missing), through `backend`
+   * (default: syscall-state's automatic choice; a test passes a crash recorder's).
+   */
+  static open(path: string, mode: "r" | "rw", backend: Backend = getBackend()): DataFile {
+    return new DataFile(path, mode === "rw", backend);
   }
 
   /** True when the file was opened "rw". */
@@ -100,7 +123,8 @@ export class DataFile {
 
   /**
    * Seals the file: flushes, cuts the zeros written ahead (the file then ends where its content does) and fsyncs,
-   * so that the size change is durable before a hint file describes the file.
+   * so that the size change is durable before a hint file describes the file; then appends a sync point attesting
+   * all of it, and fsyncs again.
    */
   seal(): void {
     if (!this.#writable) return;
@@ -108,7 +132,13 @@ export class DataFile {
     // The length on disk, not #allocated: a zero write that failed half way may have lengthened the file too.
     if (this.#file.length() !== this.#end) this.#file.setLength(this.#end);
     this.#allocated = this.#end;
-    this.#file.sync();
+    this.sync();
+    // A last sync point attests the whole file, so that damage anywhere in it is reported as such (an fsync more).
+    if (this.#end > 0 && this.#end !== this.#afterSyncPoint) {
+      this.appendSyncPoint();
+      this.sync();
+      this.#allocated = this.#end;
+    }
   }
 
   /** The append buffer: encode a record at the index {@link DataFile.reserve} returned, then {@link DataFile.commit} it. */
@@ -133,6 +163,21 @@ export class DataFile {
     this.#pending += size;
     this.#end += size;
     return position;
+  }
+
+  /**
+   * Appends a sync point (record.ts) when an fsync has made more of the file durable than the last one attests, so
+   * that recovery can tell damage to those bytes from a power cut's torn tail after them. Called before a record.
+   * Under sync mode `never` only opens and seals fsync, so only what they made durable is attested.
+   */
+  appendSyncPoint(): void {
+    const end = this.#synced;
+    if (end <= this.#attested || this.#end === this.#afterSyncPoint) return;
+    const at = this.reserve(SYNC_POINT_SIZE);
+    encodeSyncPointInto(this.#buffer, at, end);
+    this.commit(SYNC_POINT_SIZE);
+    this.#attested = end;
+    this.#afterSyncPoint = this.#end;
   }
 
   /** Appends `bytes` and returns the position they start at. */
@@ -180,7 +225,9 @@ export class DataFile {
   sync(): void {
     if (!this.#writable) return;
     this.flush();
+    const end = this.#flushed;
     this.#file.sync();
+    this.#synced = Math.max(this.#synced, end);
   }
 
   /**
@@ -190,7 +237,9 @@ export class DataFile {
   datasync(): void {
     if (!this.#writable) return;
     this.flush();
+    const end = this.#flushed;
     this.#file.datasync();
+    this.#synced = Math.max(this.#synced, end);
   }
 
   /**
@@ -200,8 +249,11 @@ export class DataFile {
   async datasyncAsync(): Promise<void> {
     this.#checkWritable();
     this.flush();
-    const r = await getBackend().datasyncAsync(this.#file.fd);
+    const end = this.#flushed;
+    const r = await this.#backend.datasyncAsync(this.#file.fd);
     if (r < 0) throw systemCallError(r, "fdatasync", this.path);
+    // Not past a cut back made meanwhile (a failed write): those bytes are gone.
+    this.#synced = Math.min(Math.max(this.#synced, end), this.#flushed);
   }
 
   /** Cuts the file to `length` bytes. */
@@ -210,6 +262,10 @@ export class DataFile {
     this.flush();
     this.#file.setLength(length);
     this.#end = this.#flushed = this.#allocated = length;
+    this.#synced = Math.min(this.#synced, length);
+    this.#attested = Math.min(this.#attested, length);
+    this.#afterSyncPoint = -1;
+    if (length >= SYNC_POINT_SIZE) this.#noteSealed();
   }
 
   /** Where the appends handed to the OS end: those after it are still in {@link DataFile.buffer}. */
@@ -229,6 +285,9 @@ export class DataFile {
     const end = Math.max(0, Math.min(at, this.#flushed));
     this.#pending = 0;
     this.#end = this.#flushed = this.#allocated = end;
+    this.#synced = Math.min(this.#synced, end);
+    this.#attested = Math.min(this.#attested, end);
+    this.#afterSyncPoint = -1;
     if (this.#buffer.length > APPEND_BUFFER) this.#buffer = Buffer.allocUnsafe(APPEND_BUFFER);
     try {
       this.#file.setLength(end);
@@ -268,8 +327,8 @@ export class DataFile {
 }
 
 /** Reads a whole (small) file. */
-export function readWholeFile(path: string): Uint8Array {
-  const file = new RandomAccessFile(path, "r", { bufferSize: 0 });
+export function readWholeFile(path: string, backend: Backend = getBackend()): Uint8Array {
+  const file = new RandomAccessFile(path, "r", { bufferSize: 0, backend });
   try {
     const out = new Uint8Array(file.length());
     file.readFullyAt(0, out);

@@ -95,6 +95,38 @@ export function decodeHeader(bytes: Uint8Array, off: number): RecordHeader | nul
   };
 }
 
+/**
+ * A sync point: `crc32(4) syncedEnd(8) keyLength(4) = 0 valueLength(4) = 8 "RKVSYNC1"`, appended before the first
+ * record after an fsync and when a file is sealed: it attests that the file's first `syncedEnd` bytes were on disk
+ * before it was written. Recovery uses it to tell a power cut's torn unsynced tail (a clean end) from damage to
+ * fsynced bytes (docs/RECOVERY.md). It is no record: no key, never in a hint or the key directory.
+ */
+export const SYNC_POINT_SIZE = HEADER_SIZE + 8;
+const SYNC_MAGIC = Buffer.from("RKVSYNC1", "latin1");
+
+/** Encodes a sync point attesting `syncedEnd` into `out` at `off`; returns its size. */
+export function encodeSyncPointInto(out: Buffer, off: number, syncedEnd: number): number {
+  BigEndian.setSafeInt64(out, off + 4, syncedEnd);
+  BigEndian.setInt32(out, off + 12, 0);
+  BigEndian.setInt32(out, off + 16, 8);
+  out.set(SYNC_MAGIC, off + HEADER_SIZE);
+  BigEndian.setUint32(out, off, crc32(out, off + 4, off + SYNC_POINT_SIZE));
+  return SYNC_POINT_SIZE;
+}
+
+/**
+ * The `syncedEnd` of the sync point at `off` (where {@link SYNC_POINT_SIZE} bytes must be readable), or -1 when
+ * there is none there (a record, or damage).
+ */
+export function decodeSyncPoint(bytes: Uint8Array, off: number): number {
+  if (BigEndian.getInt32(bytes, off + 12) !== 0 || BigEndian.getInt32(bytes, off + 16) !== 8)
+    return -1;
+  for (let i = 0; i < 8; i++) if (bytes[off + HEADER_SIZE + i] !== SYNC_MAGIC[i]) return -1;
+  const hi = BigEndian.getInt32(bytes, off + 4);
+  if (hi < 0 || hi > 0x1fffff || !checkRecord(bytes, off, SYNC_POINT_SIZE)) return -1;
+  return BigEndian.getSafeInt64(bytes, off + 4);
+}
+
 /** True when the record of `size` bytes at `off` matches its CRC. */
 export function checkRecord(bytes: Uint8Array, off: number, size: number): boolean {
   return BigEndian.getUint32(bytes, off) === crc32(bytes, off + 4, off + size);

@@ -318,6 +318,9 @@ class Loader {
     if (this.#s.readOnlyReason !== undefined) return;
     const last = lastId === undefined ? undefined : this.#s.files.get(lastId);
     if (last && lastId !== undefined && !corrupt && last.size < this.#s.maxFileSize) {
+      // Made durable, so that the first append's sync point attests what the file already holds (a crashed
+      // writer's unsynced appends included): damage to it is then reported, not taken for a torn tail.
+      if (last.size > 0) last.datasync();
       this.#s.active = last;
       this.#s.activeId = lastId;
     } else {

@@ -1,14 +1,23 @@
 import { keyIdOf } from "./bytes";
 import type { DataFile } from "./data-file";
-import { checkRecord, decodeHeader, HEADER_SIZE, type RecordHeader, recordSize } from "./record";
+import {
+  checkRecord,
+  decodeHeader,
+  decodeSyncPoint,
+  HEADER_SIZE,
+  type RecordHeader,
+  recordSize,
+  SYNC_POINT_SIZE,
+} from "./record";
 
 /** Damage a scan found in a data file. */
 export interface Damage {
   /** Where the first bad byte of the damaged region is. */
   readonly offset: number;
   /**
-   * `torn-tail`: no valid record follows, so it is the tail of an interrupted write: safe to cut off.
-   * `corrupt`: a valid record follows at `resumeAt`, so records in between were damaged after they were written.
+   * `torn-tail`: the tail of an interrupted write, safe to cut off: no valid record follows, or none of the sync
+   * points after it attests that the damaged bytes had been fsynced (a power cut's reordered, torn unsynced writes).
+   * `corrupt`: a sync point after it attests that the damaged bytes had been fsynced: damage to durable data.
    */
   readonly kind: "torn-tail" | "corrupt";
   /** Where scanning resumed (`corrupt` only). */
@@ -26,6 +35,8 @@ export interface ScanResult {
    * whose zeros were written ahead of its appends, not damage), or after the last non-zero byte of a torn tail.
    */
   readonly zeroTail: number;
+  /** The largest `syncedEnd` of the sync points the scan passed (0 when none). */
+  readonly attested: number;
 }
 
 /** Called for every valid record, with the key as a key directory id. */
@@ -66,6 +77,7 @@ export function scanDataFile(
   let records = 0;
   let validEnd = from;
   let zeroTail = 0;
+  let attested = 0;
   /** The position of damage read a second time (see above), the end of its non-zero bytes, its next record. */
   let recheck = -1;
   let recheckEnd = 0;
@@ -84,6 +96,15 @@ export function scanDataFile(
     let ok = false;
     let header: RecordHeader | null = null;
     let total = 0;
+    if (ensure(SYNC_POINT_SIZE)) {
+      const synced = decodeSyncPoint(buf, pos - bufPos);
+      if (synced >= 0) {
+        attested = Math.max(attested, synced);
+        pos += SYNC_POINT_SIZE;
+        validEnd = pos;
+        continue;
+      }
+    }
     if (ensure(HEADER_SIZE)) {
       header = decodeHeader(buf, pos - bufPos);
       if (header) {
@@ -119,7 +140,9 @@ export function scanDataFile(
       bufLen = 0; // read the record at pos again, fresh, now that bytes beyond it have been read
       continue;
     }
-    if (recheckNext < 0) {
+    // Valid records after the damage prove nothing by themselves: a power cut may keep a later unsynced write and
+    // lose an earlier one. Only a sync point after it, attesting that the damaged bytes were fsynced, does.
+    if (recheckNext < 0 || scanDataFile(file, recheckNext, () => {}).attested <= pos) {
       damage.push({ offset: pos, kind: "torn-tail" });
       zeroTail = size - recheckEnd;
       break;
@@ -129,7 +152,7 @@ export function scanDataFile(
     bufLen = 0;
   }
   onProgress?.(validEnd);
-  return { validEnd, records, damage, zeroTail };
+  return { validEnd, records, damage, zeroTail, attested };
 }
 
 /**
@@ -161,17 +184,18 @@ function zeroChunk(n: number): Buffer {
 }
 
 /**
- * The first position in `[from, nonZeroEnd)` holding a record that passes its CRC, or -1. `nonZeroEnd` is the end of
+ * The first position in `[from, nonZeroEnd)` holding a record (or a sync point) that passes its CRC, or -1. `nonZeroEnd` is the end of
  * the file's last non-zero byte: a record may run into the zeros after it (a value can end in zero bytes), but none
  * starts in them, since its key length is at least 1.
  */
 export function findNextRecord(file: DataFile, from: number, nonZeroEnd: number): number {
   const size = file.size;
-  const window = new Uint8Array(CHUNK + HEADER_SIZE);
+  const window = new Uint8Array(CHUNK + SYNC_POINT_SIZE);
   for (let base = from; base < nonZeroEnd; base += CHUNK) {
     const n = file.read(base, window, 0, Math.min(window.length, size - base));
     const last = Math.min(CHUNK, n - HEADER_SIZE + 1, nonZeroEnd - base);
     for (let i = 0; i < last; i++) {
+      if (i + SYNC_POINT_SIZE <= n && decodeSyncPoint(window, i) >= 0) return base + i;
       const header = decodeHeader(window, i);
       if (!header) continue;
       const total = recordSize(header.keyLength, header.valueLength);

@@ -1,7 +1,7 @@
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { RandomAccessFile } from "@rafkit/raf";
-import { errnoOf, systemCallError } from "@rafkit/syscall-state";
+import { type Backend, errnoOf, getBackend, systemCallError } from "@rafkit/syscall-state";
 import { DataFile, readWholeFile, syncDirectory } from "./data-file";
 
 /** What {@link DirectoryOps.stat} tells about a path. */
@@ -67,18 +67,51 @@ export const realDirectory: DirectoryOps = {
   remove: (p) => fs.rmSync(p, { force: true }),
   syncDirectory,
   readFile: readWholeFile,
-  writeFileSynced(p, bytes) {
-    const file = new RandomAccessFile(p, "rw", { bufferSize: 0 });
-    try {
-      file.setLength(0);
-      file.writeAt(0, bytes);
-      file.sync();
-    } finally {
-      file.close();
-    }
-  },
+  writeFileSynced: (p, bytes) => writeFileSynced(p, bytes, getBackend()),
   openData: (p, mode) => DataFile.open(p, mode),
 };
+
+/** Writes `bytes` to `path` (created or cut to empty first) through `backend`, and fsyncs it. */
+function writeFileSynced(p: string, bytes: Uint8Array, backend: Backend): void {
+  const file = new RandomAccessFile(p, "rw", { bufferSize: 0, backend });
+  try {
+    file.setLength(0);
+    file.writeAt(0, bytes);
+    file.sync();
+  } finally {
+    file.close();
+  }
+}
+
+/** The namespace operations {@link directoryThrough} sends elsewhere: a crash recorder's `directories` has them. */
+export interface NamespaceOps {
+  rename(from: string, to: string): void;
+  unlink(path: string): void;
+  mkdir(path: string): void;
+  syncDirectory(path: string): void;
+}
+
+/**
+ * For tests (crash simulation): a {@link DirectoryOps} whose file contents go through `backend` and whose renames,
+ * unlinks, mkdirs and directory fsyncs go through `names`, for instance `@rafkit/syscall-state/testing`'s
+ * `crashRecorder(dir, inner)`: `directoryThrough(rec.backend, rec.directories)`. Listing, stat and realpath stay real.
+ */
+export function directoryThrough(backend: Backend, names: NamespaceOps): DirectoryOps {
+  return {
+    ...realDirectory,
+    makeDirectory(p) {
+      if (fs.statSync(p, { throwIfNoEntry: false })?.isDirectory() !== true) names.mkdir(p);
+    },
+    rename: (from, to) => names.rename(from, to),
+    remove(p) {
+      if (fs.lstatSync(p, { throwIfNoEntry: false }) !== undefined) names.unlink(p);
+    },
+    syncDirectory: (dir) => names.syncDirectory(dir),
+    readFile: (p) => readWholeFile(p, backend),
+    writeFileSynced: (p, bytes) => writeFileSynced(p, bytes, backend),
+    openData: (p, mode) => DataFile.open(p, mode, backend),
+  };
+}
 
 /** The folder of a store directory where files that are not the store's are moved, rather than cut or deleted. */
 export const LOST_FOUND = "lost+found";

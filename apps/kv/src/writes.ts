@@ -40,6 +40,7 @@ export function appendRecord(
   // larger than the buffer it swaps in a bigger one.
   let at: number;
   try {
+    active.appendSyncPoint();
     at = active.reserve(size);
   } catch (error) {
     // Its flush of the full buffer failed: the appends waiting in it, and the groups waiting for an fsync, fail

@@ -2,8 +2,8 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import { describe, expect, it } from "vitest";
 import { crc32, open } from "../src";
-import { encodeRecord, HEADER_SIZE } from "../src/record";
-import { dataFiles, flipByte, tempDir } from "./helpers";
+import { HEADER_SIZE } from "../src/record";
+import { dataFiles, flipByte, recordOffsets, tempDir } from "./helpers";
 import { rafkv } from "./rafkv";
 
 // Metadata that is damaged, or not this store's: hints, the marker, DAMAGED notes, planted links.
@@ -95,10 +95,8 @@ describe("damage a read-only open found", () => {
     const db = await open(dir);
     for (let i = 0; i < 10; i++) await db.put(`k${i}`, `value-${i}`);
     await db.close();
-    let offset = 0;
-    for (let i = 0; i < 5; i++)
-      offset += encodeRecord(1, Buffer.from(`k${i}`), Buffer.from(`value-${i}`)).length;
-    flipByte(path.join(dir, dataFiles(dir)[0]!), offset + HEADER_SIZE + 3); // k5's value; the hint hides it
+    const file = path.join(dir, dataFiles(dir)[0]!);
+    flipByte(file, recordOffsets(file)[5]! + HEADER_SIZE + 3); // k5's value; the hint hides it
     const reader = await open(dir, { readOnly: true });
     await expect(reader.get("k5")).rejects.toMatchObject({ code: "ERR_KV_CORRUPT" });
     await reader.close();

@@ -42,3 +42,24 @@ export async function compactedWithDamagedMarker(at: number): Promise<string> {
   flipByte(path.join(dir, "MERGED"), at);
   return dir;
 }
+
+/**
+ * The offsets of the records in a data file, in order, skipping the sync points between them (record.ts): where a
+ * test's damage must go to hit the `i`-th record.
+ */
+export function recordOffsets(file: string): number[] {
+  const bytes = fs.readFileSync(file);
+  const offsets: number[] = [];
+  for (let pos = 0; pos + 20 <= bytes.length; ) {
+    const keyLength = bytes.readInt32BE(pos + 12);
+    const valueLength = bytes.readInt32BE(pos + 16);
+    if (keyLength === 0 && valueLength === 8) {
+      pos += 28;
+      continue;
+    }
+    if (keyLength < 1) break;
+    offsets.push(pos);
+    pos += 20 + keyLength + Math.max(valueLength, 0);
+  }
+  return offsets;
+}

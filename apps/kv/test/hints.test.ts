@@ -2,8 +2,8 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import { describe, expect, it } from "vitest";
 import { open } from "../src";
-import { encodeRecord, HEADER_SIZE } from "../src/record";
-import { dataFiles, flipByte, tempDir } from "./helpers";
+import { HEADER_SIZE } from "../src/record";
+import { dataFiles, flipByte, recordOffsets, tempDir } from "./helpers";
 
 // Damage in a data file that a hint file covers: open trusts the hint (it does not read those records), so the
 // damage shows when a record is read, by verify, or by a repair, which reads every record.
@@ -18,14 +18,11 @@ async function hintedStore(n: number, maxFileSize?: number) {
   expect(fs.existsSync(file.replace(/\.data$/, ".hint"))).toBe(true);
   return { dir, file };
 }
-const recordBytes = (i: number) =>
-  encodeRecord(1, Buffer.from(`k${i}`), Buffer.from(`value-${i}`)).length;
 
 describe("hint files and damage", () => {
   it("a record found corrupt when read makes the store read-only, and a repair drops only that record", async () => {
     const { dir, file } = await hintedStore(20);
-    let offset = 0;
-    for (let i = 0; i < 6; i++) offset += recordBytes(i);
+    const offset = recordOffsets(file)[6]!;
     flipByte(file, offset + HEADER_SIZE + 3); // inside k6's value
     const db = await open(dir);
     expect(db.readOnly).toBe(false); // the hint was trusted
@@ -59,7 +56,7 @@ describe("hint files and damage", () => {
 
   it("the acknowledged writes before such a find are kept: close still seals the active file", async () => {
     const { dir, file } = await hintedStore(5);
-    flipByte(file, recordBytes(0) + recordBytes(1) + HEADER_SIZE + 3); // k2's value
+    flipByte(file, recordOffsets(file)[2]! + HEADER_SIZE + 3); // k2's value
     const db = await open(dir, { sync: "never" });
     await db.put("late", "write");
     await expect(db.get("k2")).rejects.toMatchObject({ code: "ERR_KV_CORRUPT" });
@@ -242,8 +239,7 @@ describe("damage at the edges of a hinted file (the records open checks)", () =>
 describe("damage a read finds is remembered", () => {
   it("the next open is read-only too, until a repair", async () => {
     const { dir, file } = await hintedStore(10);
-    let offset = 0;
-    for (let i = 0; i < 4; i++) offset += recordBytes(i);
+    const offset = recordOffsets(file)[4]!;
     flipByte(file, offset + HEADER_SIZE + 3); // k4
     let db = await open(dir);
     await expect(db.get("k4")).rejects.toMatchObject({ code: "ERR_KV_CORRUPT" });

@@ -46,6 +46,17 @@ describe.each(backends)("crash recorder (%s backend)", (_, inner) => {
     expect(readFileSync(join(dir, "a.txt"), "latin1")).toBe("AABBCC");
   });
 
+  test("a write is recorded as the bytes written then, even from a Buffer the caller reuses", () => {
+    const dir = fresh({ "b.bin": "" });
+    const rec = crashRecorder(dir, inner);
+    const fd = rec.backend.open(join(dir, "b.bin"), "rw");
+    const buffer = Buffer.from("AAAA");
+    rec.backend.pwriteFully(fd, buffer, 0, 4, 0);
+    buffer.write("BBBB"); // an append buffer refilled after its flush
+    rec.backend.close(fd);
+    expect(contents(rec.crashStates(), "b.bin")).toEqual(new Set(["", "AAAA"]));
+  });
+
   test("an unsynced write tears at 512-byte or 4 KiB boundaries, or not at all", () => {
     const dir = fresh({ "t.bin": "" });
     const rec = crashRecorder(dir, inner);

@@ -139,7 +139,8 @@ export function crashRecorder(root: string, inner: Backend): CrashRecorder {
   const wrote = (fd: number, b: Uint8Array, o: number, pos: number, r: number) => {
     const file = fds.get(fd);
     if (r > 0 && file !== undefined) {
-      const data = b.slice(o, o + r);
+      // A copy: `Buffer#slice` is a view, and the caller may reuse its buffer (an append buffer) after the write.
+      const data = Uint8Array.prototype.slice.call(b, o, o + r);
       ops.push({
         kind: "write",
         inode: file.inode,
