@@ -12,7 +12,9 @@ const root = resolve(import.meta.dirname, "..");
 const pkgDir = process.cwd();
 const pkg = JSON.parse(readFileSync(join(pkgDir, "package.json"), "utf8"));
 const bin = (name) => join(root, "node_modules", ".bin", name);
-const run = (cmd, args, cwd) => execFileSync(cmd, args, { cwd, stdio: "inherit" });
+// A bounded wait: npm retries a registry it cannot verify (e.g. without NODE_EXTRA_CA_CERTS) for ever.
+const run = (cmd, args, cwd) =>
+  execFileSync(cmd, args, { cwd, stdio: "inherit", timeout: 300_000, killSignal: "SIGKILL" });
 const work = mkdtempSync(join(tmpdir(), "rafkit-packed-"));
 
 /** Packs a workspace package, and (recursively) the workspace packages it depends on. */
