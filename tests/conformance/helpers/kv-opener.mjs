@@ -1,5 +1,5 @@
 // A second process opening a rafkv store for writing: prints "opened" (then puts `key` and closes) or the error's code.
-import { open } from "@rafkit/kv-example/dist/index.js";
+import { open } from "@rafkit/kv-example";
 
 const [dir, key] = process.argv.slice(-2);
 try {
