@@ -3,10 +3,11 @@ import { type AdaptedSystemCall, adaptSystemCall, type NativeFunction } from "./
 import type { FileMode, LockRequest } from "./backend";
 import { errnoOf } from "./errno";
 import type { NativeLibc } from "./libc";
+import { MAX_POLL_MS, sleep } from "./lock-poll";
 import { unknownMode } from "./node-error";
 import type { Primitives } from "./primitives";
 import { sizeFromStats } from "./stat-size";
-import { bufferOf, byteLengthOf, byteOffsetOf } from "./typed-array";
+import { viewOf } from "./typed-array";
 
 const EINVAL = -errnoOf("EINVAL");
 const EAGAIN = -errnoOf("EAGAIN");
@@ -31,35 +32,6 @@ function errnoFrom(error: unknown, fallback: number): number {
 const SEEK_SET = 0;
 /** 0666: the kernel applies the umask, as for every open(2) with O_CREAT. */
 const CREATE_MODE = 0o666;
-
-/** The longest pause between two attempts of a waiting `lockAsync`. */
-const MAX_POLL_MS = 50;
-
-/** Resolves after `ms`, or rejects with `signal.reason` as soon as it aborts. */
-function sleep(ms: number, signal: AbortSignal | undefined): Promise<void> {
-  return new Promise((resolve, reject) => {
-    const onAbort = (): void => {
-      clearTimeout(timer);
-      reject(signal?.reason);
-    };
-    const timer = setTimeout(() => {
-      signal?.removeEventListener("abort", onAbort);
-      resolve();
-    }, ms);
-    signal?.addEventListener("abort", onAbort, { once: true });
-  });
-}
-
-/**
- * The smallest view koffi needs: the buffer itself when it already starts at `offset`. Made from the
- * array's real buffer and offset (its own `length`, `subarray` or species may lie: the count handed to
- * the kernel must match the memory behind the pointer), so the view's bounds are checked by `Uint8Array`.
- */
-function view(buffer: Uint8Array, offset: number, length: number): Uint8Array {
-  return offset === 0 && length === byteLengthOf.call(buffer)
-    ? buffer
-    : new Uint8Array(bufferOf.call(buffer), byteOffsetOf.call(buffer) + offset, length);
-}
 
 /**
  * The koffi one-shot calls: every failing call returns `-errno`, read through the adapter right after
@@ -186,9 +158,9 @@ export function nativePrimitives(libc: NativeLibc): Primitives {
         : open(path, flagsOf(mode), "uint32_t", CREATE_MODE),
     close: (fd) => close(fd),
     pread: (fd, buffer, offset, length, position) =>
-      pread(fd, view(buffer, offset, length), length, position),
+      pread(fd, viewOf(buffer, offset, length), length, position),
     pwrite: (fd, buffer, offset, length, position) =>
-      pwrite(fd, view(buffer, offset, length), length, position),
+      pwrite(fd, viewOf(buffer, offset, length), length, position),
     size: (fd) => {
       const r = lseek(fd, 0, L.SEEK_END);
       return r >= 0 ? exact(r) : sizeOf(fd, r);
@@ -224,9 +196,9 @@ export function nativePrimitives(libc: NativeLibc): Primitives {
     },
     closeAsync: (fd) => close.async(fd),
     preadAsync: (fd, buffer, offset, length, position) =>
-      pread.async(fd, view(buffer, offset, length), length, position),
+      pread.async(fd, viewOf(buffer, offset, length), length, position),
     pwriteAsync: (fd, buffer, offset, length, position) =>
-      pwrite.async(fd, view(buffer, offset, length), length, position),
+      pwrite.async(fd, viewOf(buffer, offset, length), length, position),
     sizeAsync: async (fd) => {
       const r = await lseek.async(fd, 0, L.SEEK_END);
       return r >= 0 ? exact(r) : sizeOfAsync(fd, r);

@@ -11,3 +11,14 @@ export const bufferOf = getter<ArrayBufferLike>("buffer");
 export const byteOffsetOf = getter<number>("byteOffset");
 /** `TypedArray.prototype.byteLength`'s getter. @internal */
 export const byteLengthOf = getter<number>("byteLength");
+
+/**
+ * The smallest view native code needs of `buffer[offset, offset + length)`: the buffer itself when it already
+ * starts at `offset`. Made from the array's real buffer and offset (its own `length`, `subarray` or species may
+ * lie: the count handed to the kernel must match the memory behind the pointer). @internal
+ */
+export function viewOf(buffer: Uint8Array, offset: number, length: number): Uint8Array {
+  return offset === 0 && length === byteLengthOf.call(buffer)
+    ? buffer
+    : new Uint8Array(bufferOf.call(buffer), byteOffsetOf.call(buffer) + offset, length);
+}

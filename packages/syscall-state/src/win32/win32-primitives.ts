@@ -2,9 +2,10 @@ import { type AdaptedSystemCall, adaptSystemCall, type NativeFunction } from "..
 import type { Backend, FileMode, LockRequest } from "../backend";
 import { ComposedBackend } from "../compose-backend";
 import { errnoOf } from "../errno";
+import { MAX_POLL_MS, sleep } from "../lock-poll";
 import { unknownMode } from "../node-error";
 import type { Primitives } from "../primitives";
-import { bufferOf, byteLengthOf, byteOffsetOf } from "../typed-array";
+import { viewOf } from "../typed-array";
 import { type NativeKernel32, nativeKernel32 } from "./kernel32";
 import {
   ERROR_ACCESS_DENIED,
@@ -53,30 +54,6 @@ const TWO_32 = 4294967296;
  */
 const LOCK_BASE = 1n << 62n;
 const LOCK_END = 1n << 63n;
-
-/** The longest pause between two attempts of a waiting `lockAsync`. */
-const MAX_POLL_MS = 50;
-
-function sleep(ms: number, signal: AbortSignal | undefined): Promise<void> {
-  return new Promise((resolve, reject) => {
-    const onAbort = (): void => {
-      clearTimeout(timer);
-      reject(signal?.reason);
-    };
-    const timer = setTimeout(() => {
-      signal?.removeEventListener("abort", onAbort);
-      resolve();
-    }, ms);
-    signal?.addEventListener("abort", onAbort, { once: true });
-  });
-}
-
-/** The bytes behind `buffer[offset, offset + length)`, made from the array's real buffer (see native-primitives). */
-function view(buffer: Uint8Array, offset: number, length: number): Uint8Array {
-  return offset === 0 && length === byteLengthOf.call(buffer)
-    ? buffer
-    : new Uint8Array(bufferOf.call(buffer), byteOffsetOf.call(buffer) + offset, length);
-}
 
 /** An OVERLAPPED (32 bytes on 64-bit Windows) naming `offset` as two DWORDs, exact to 2**53. */
 function overlapped(into: Uint32Array, offset: number): Uint32Array {
@@ -269,14 +246,14 @@ export function win32Primitives(k: NativeKernel32): Primitives {
     pread: (fd, buffer, offset, length, position) => {
       const n = Math.min(length, MAX_TRANSFER);
       return readResult(
-        readFile(fd, view(buffer, offset, n), n, done, overlapped(ov, position)),
+        readFile(fd, viewOf(buffer, offset, n), n, done, overlapped(ov, position)),
         done,
       );
     },
     pwrite: (fd, buffer, offset, length, position) => {
       const n = Math.min(length, MAX_TRANSFER);
       return writeResult(
-        writeFile(fd, view(buffer, offset, n), n, done, overlapped(ov, position)),
+        writeFile(fd, viewOf(buffer, offset, n), n, done, overlapped(ov, position)),
         done,
       );
     },
@@ -306,13 +283,13 @@ export function win32Primitives(k: NativeKernel32): Primitives {
       const n = Math.min(length, MAX_TRANSFER);
       const count = new Uint32Array(1);
       const at = overlapped(new Uint32Array(8), position);
-      return readResult(await readFile.async(fd, view(buffer, offset, n), n, count, at), count);
+      return readResult(await readFile.async(fd, viewOf(buffer, offset, n), n, count, at), count);
     },
     pwriteAsync: async (fd, buffer, offset, length, position) => {
       const n = Math.min(length, MAX_TRANSFER);
       const count = new Uint32Array(1);
       const at = overlapped(new Uint32Array(8), position);
-      return writeResult(await writeFile.async(fd, view(buffer, offset, n), n, count, at), count);
+      return writeResult(await writeFile.async(fd, viewOf(buffer, offset, n), n, count, at), count);
     },
     sizeAsync: async (fd) => {
       const bytes = new Uint8Array(24);
