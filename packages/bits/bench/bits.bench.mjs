@@ -82,6 +82,48 @@ const bufferSet = {
   Float32: (b, o, v) => void b.writeFloatBE(v, o),
   Float64: (b, o, v) => void b.writeDoubleBE(v, o),
 };
+/**
+ * The floor of a setter that takes a `Uint8Array` and an offset: the least any such accessor must do beyond the
+ * DataView call. It finds the array's view in a one-entry cache and rejects an offset that is not a small
+ * integer (DataView would truncate it), and a float setter tests for NaN (Java writes the canonical NaN). No
+ * fallback and no error of its own: a real codec needs both, off the hot path. `last` is a parameter, as in
+ * the codecs (a constant to the optimiser).
+ */
+function floorSetters(last) {
+  const miss = () => {
+    throw new RangeError("not the cached array");
+  };
+  const view = (b) => (b === last.b ? last.v : miss());
+  const offset = (off) => {
+    if ((off | 0) !== off) throw new RangeError("not a small integer");
+  };
+  return {
+    Int16: (b, o, v) => {
+      offset(o);
+      view(b).setInt16(o, v);
+    },
+    Int32: (b, o, v) => {
+      offset(o);
+      view(b).setInt32(o, v);
+    },
+    Int64: (b, o, v) => {
+      if (o >>> 0 !== o) throw new RangeError("not a small integer");
+      view(b).setBigInt64(o, v);
+    },
+    Float32: (b, o, v) => {
+      offset(o);
+      // biome-ignore lint/suspicious/noSelfCompare: the one-branch NaN test, as in the codecs
+      if (v <= v) view(b).setFloat32(o, v);
+      else view(b).setInt32(o, 0x7fc00000);
+    },
+    Float64: (b, o, v) => {
+      offset(o);
+      // biome-ignore lint/suspicious/noSelfCompare: the one-branch NaN test, as in the codecs
+      if (v <= v) view(b).setFloat64(o, v);
+      else view(b).setBigInt64(o, 0x7ff8000000000000n);
+    },
+  };
+}
 /** 1 KiB of deterministic pseudo-random bytes (no NaN patterns matter: reads keep bits as they are). */
 function randomBytes(length, seed = 0x9e3779b9) {
   const bytes = new Uint8Array(length);
@@ -118,6 +160,7 @@ function primitiveState({ type }) {
     importSet: importSet[type],
     bitsViewSet: bitsViewSet[type],
     viewSet: viewSet[type],
+    floorSet: floorSetters({ b: bytes, v: view })[type],
     bufferSet: bufferSet[type],
   };
 }
@@ -154,7 +197,8 @@ export const BitsGet = defineSuite({
 });
 /**
  * Per-primitive big-endian writes: `BigEndian.setX` vs `DataView#setX` vs `Buffer#writeXBE`, and
- * `BigEndianView.setX`; `bigEndianImport` reaches `BigEndian` through the module's import.
+ * `BigEndianView.setX`; `bigEndianImport` reaches `BigEndian` through the module's import; `floor` is the least
+ * a `Uint8Array` setter must do (see `floorSetters`).
  */
 export const BitsSet = defineSuite({
   name: "BitsSet",
@@ -174,6 +218,10 @@ export const BitsSet = defineSuite({
     },
     dataView(_bh, s) {
       for (let i = 0, o = 0; i < ACCESSES; i++, o += s.width) s.viewSet(s.view, o, s.values[i]);
+      return s.bytes[0];
+    },
+    floor(_bh, s) {
+      for (let i = 0, o = 0; i < ACCESSES; i++, o += s.width) s.floorSet(s.bytes, o, s.values[i]);
       return s.bytes[0];
     },
     bigEndianView(_bh, s) {

@@ -48,36 +48,61 @@ function codec(order) {
       }
     },`;
 
+  // The 64-bit bigint accessors, both ways (chosen once, by \`viaWords\`; see bigint-path.ts): two 32-bit
+  // words through the scratch word, or DataView's own accessor.
   const big64 = (type, array) => `
-    get${type}(b: Uint8Array, off: number): bigint {
-      let view: DataView;
-      try {
-        if (off >>> 0 !== off) checkLargeOffset(off, 8, b.length);
-        view = b === last.b ? last.v : lookup(b);
-        i32[${far}] = view.getInt32(off + 4${le});
-      } catch {
-        view = renewView(b, off, 8);
-        i32[${far}] = view.getInt32(off + 4${le});
-      }
-      i32[${near}] = view.getInt32(off${le});
-      return ${array}[0]!;
-    },
-    set${type}(b: Uint8Array, off: number, v: bigint): void {
-      try {
-        if (off >>> 0 !== off) checkLargeOffset(off, 8, b.length);
-      } catch {
-        throwOutOfRange(off, 8, b.length); // the TypeError for a bigint or a symbol
-      }
-      ${array}[0] = v;${type === "BigInt64" ? " // a TypeError for a non-bigint, before anything is written" : ""}
-      let view = b === last.b ? last.v : lookup(b);
-      try {
-        view.setInt32(off + 4, i32[${far}]!${le});
-      } catch {
-        view = renewView(b, off, 8);
-        view.setInt32(off + 4, i32[${far}]!${le});
-      }
-      view.setInt32(off, i32[${near}]!${le});
-    },`;
+    get${type}: viaWords
+      ? function get${type}(b: Uint8Array, off: number): bigint {
+          let view: DataView;
+          try {
+            if (off >>> 0 !== off) checkLargeOffset(off, 8, b.length);
+            view = b === last.b ? last.v : lookup(b);
+            i32[${far}] = view.getInt32(off + 4${le});
+          } catch {
+            view = renewView(b, off, 8);
+            i32[${far}] = view.getInt32(off + 4${le});
+          }
+          i32[${near}] = view.getInt32(off${le});
+          return ${array}[0]!;
+        }
+      : function get${type}(b: Uint8Array, off: number): bigint {
+          try {
+            if (off >>> 0 !== off) checkLargeOffset(off, 8, b.length);
+            return (b === last.b ? last.v : lookup(b)).get${type}(off${le});
+          } catch {
+            return renewView(b, off, 8).get${type}(off${le});
+          }
+        },
+    set${type}: viaWords
+      ? function set${type}(b: Uint8Array, off: number, v: bigint): void {
+          try {
+            if (off >>> 0 !== off) checkLargeOffset(off, 8, b.length);
+          } catch {
+            throwOutOfRange(off, 8, b.length); // the TypeError for a bigint or a symbol
+          }
+          ${array}[0] = v;${type === "BigInt64" ? " // a TypeError for a non-bigint, before anything is written" : ""}
+          let view = b === last.b ? last.v : lookup(b);
+          try {
+            view.setInt32(off + 4, i32[${far}]!${le});
+          } catch {
+            view = renewView(b, off, 8);
+            view.setInt32(off + 4, i32[${far}]!${le});
+          }
+          view.setInt32(off, i32[${near}]!${le});
+        }
+      : function set${type}(b: Uint8Array, off: number, v: bigint): void {
+          try {
+            if (off >>> 0 !== off) checkLargeOffset(off, 8, b.length);
+          } catch {
+            throwOutOfRange(off, 8, b.length); // the TypeError for a bigint or a symbol
+          }
+          try {
+            (b === last.b ? last.v : lookup(b)).set${type}(off, v${le});
+          } catch {
+            ${array}[0] = v; // a value that is no bigint is the error, as on the words path, before the range
+            renewView(b, off, 8).set${type}(off, v${le});
+          }
+        },`;
 
   const float = (bits, width) => `
     getFloat${bits}(b: Uint8Array, off: number): number {
@@ -101,7 +126,8 @@ function codec(order) {
       }
     },`;
 
-  return `${HEADER}import { checkLargeOffset, throwOutOfRange } from "./bounds";
+  return `${HEADER}import { BIGINT_VIA_WORDS } from "./bigint-path";
+import { checkLargeOffset, throwOutOfRange } from "./bounds";
 import type { Codec } from "./codec";
 import { CANONICAL_DOUBLE_NAN_HI, CANONICAL_FLOAT_NAN_BITS } from "./float-bits";
 import { HI, i32, i64, LO, u64 } from "./scratch";
@@ -152,7 +178,7 @@ function writeFloat64(view: DataView, off: number, v: number): void {
 // Built by a function so that \`last\` is a parameter: the bundler turns module-level \`const\`s into
 // \`var\`s, and V8 re-reads a \`var\` from the module context on every access (see BENCHMARKS.md),
 // while a never-assigned parameter is a constant to the optimiser.
-function ${factory}(last: LastView): Codec {
+function ${factory}(last: LastView, viaWords: boolean): Codec {
   const methods = Object.freeze({
     order: "${order}" as const,
     getInt8,
@@ -238,7 +264,10 @@ ${doc} *
  * ${name}.getInt32(b, 1); // 0x01020304
  * \`\`\`
  */
-export const ${name}: Codec = /* @__PURE__ */ ${factory}(lastView);
+export const ${name}: Codec = /* @__PURE__ */ ${factory}(lastView, BIGINT_VIA_WORDS);
+
+/** @internal The codec with either 64-bit bigint path (\`viaWords\`), for the tests that hold both to one behaviour. */
+export const make${name} = (viaWords: boolean): Codec => ${factory}(lastView, viaWords);
 `;
 }
 

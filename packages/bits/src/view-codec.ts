@@ -1,4 +1,5 @@
 import type { PrimitiveAccessors } from "./accessors";
+import { BIGINT_VIA_WORDS } from "./bigint-path";
 import { checkLargeOffset, notANumber, throwOutOfRange } from "./bounds";
 import { type ByteOrder, invalidOrder } from "./codec";
 import { CANONICAL_DOUBLE_NAN_HI, CANONICAL_FLOAT_NAN_BITS } from "./float-bits";
@@ -34,7 +35,8 @@ function rethrow(error: unknown, view: DataView, off: number, width: number): ne
 
 // Built by a function of `little` so both orders share one body; a never-assigned parameter is a
 // constant to the optimiser, so each accessor compiles to the one DataView call it needs.
-function viewCodec(order: ByteOrder, little: boolean): ViewCodec {
+/** @internal Exported for the tests that hold both 64-bit bigint paths (`viaWords`) to one behaviour. */
+export function viewCodec(order: ByteOrder, little: boolean, viaWords: boolean): ViewCodec {
   // Indices of the high and low words of a 64-bit value in the view.
   const hiAt = little ? 4 : 0;
   const loAt = little ? 0 : 4;
@@ -59,6 +61,76 @@ function viewCodec(order: ByteOrder, little: boolean): ViewCodec {
       rethrow(error, view, off, 8);
     }
   }
+
+  // The 64-bit bigint accessors: two 32-bit words through the scratch word where DataView's own are slow (V8
+  // before 13), else DataView's own, which need no scratch (see bigint-path.ts). A failed set writes nothing
+  // either way (a non-bigint throws before any store; DataView checks its range before writing).
+  const getBigInt64 = viaWords
+    ? function getBigInt64(view: DataView, off: number): bigint {
+        check64(view, off);
+        try {
+          i32[LO] = view.getInt32(off + loAt, little);
+          i32[HI] = view.getInt32(off + hiAt, little);
+        } catch (error) {
+          rethrow(error, view, off, 8);
+        }
+        return i64[0]!;
+      }
+    : function getBigInt64(view: DataView, off: number): bigint {
+        check64(view, off);
+        try {
+          return view.getBigInt64(off, little);
+        } catch (error) {
+          return rethrow(error, view, off, 8);
+        }
+      };
+  const setBigInt64 = viaWords
+    ? function setBigInt64(view: DataView, off: number, v: bigint): void {
+        check64(view, off);
+        i64[0] = v; // a TypeError for a non-bigint, before anything is written
+        writeWords(view, off, i32[HI]!, i32[LO]!);
+      }
+    : function setBigInt64(view: DataView, off: number, v: bigint): void {
+        check64(view, off);
+        try {
+          view.setBigInt64(off, v, little);
+        } catch (error) {
+          rethrow(error, view, off, 8);
+        }
+      };
+  const getBigUint64 = viaWords
+    ? function getBigUint64(view: DataView, off: number): bigint {
+        check64(view, off);
+        try {
+          i32[LO] = view.getInt32(off + loAt, little);
+          i32[HI] = view.getInt32(off + hiAt, little);
+        } catch (error) {
+          rethrow(error, view, off, 8);
+        }
+        return u64[0]!;
+      }
+    : function getBigUint64(view: DataView, off: number): bigint {
+        check64(view, off);
+        try {
+          return view.getBigUint64(off, little);
+        } catch (error) {
+          return rethrow(error, view, off, 8);
+        }
+      };
+  const setBigUint64 = viaWords
+    ? function setBigUint64(view: DataView, off: number, v: bigint): void {
+        check64(view, off);
+        u64[0] = v;
+        writeWords(view, off, i32[HI]!, i32[LO]!);
+      }
+    : function setBigUint64(view: DataView, off: number, v: bigint): void {
+        check64(view, off);
+        try {
+          view.setBigUint64(off, v, little);
+        } catch (error) {
+          rethrow(error, view, off, 8);
+        }
+      };
 
   const methods = Object.freeze({
     order,
@@ -158,37 +230,10 @@ function viewCodec(order: ByteOrder, little: boolean): ViewCodec {
         rethrow(error, view, off, 4);
       }
     },
-    // Two 32-bit loads into the scratch word beat DataView's own 64-bit accessors (measured in the bits suite).
-    getBigInt64(view: DataView, off: number): bigint {
-      check64(view, off);
-      try {
-        i32[LO] = view.getInt32(off + loAt, little);
-        i32[HI] = view.getInt32(off + hiAt, little);
-      } catch (error) {
-        rethrow(error, view, off, 8);
-      }
-      return i64[0]!;
-    },
-    setBigInt64(view: DataView, off: number, v: bigint): void {
-      check64(view, off);
-      i64[0] = v; // a TypeError for a non-bigint, before anything is written
-      writeWords(view, off, i32[HI]!, i32[LO]!);
-    },
-    getBigUint64(view: DataView, off: number): bigint {
-      check64(view, off);
-      try {
-        i32[LO] = view.getInt32(off + loAt, little);
-        i32[HI] = view.getInt32(off + hiAt, little);
-      } catch (error) {
-        rethrow(error, view, off, 8);
-      }
-      return u64[0]!;
-    },
-    setBigUint64(view: DataView, off: number, v: bigint): void {
-      check64(view, off);
-      u64[0] = v;
-      writeWords(view, off, i32[HI]!, i32[LO]!);
-    },
+    getBigInt64,
+    setBigInt64,
+    getBigUint64,
+    setBigUint64,
     getFloat32(view: DataView, off: number): number {
       check(view, off, 4);
       try {
@@ -313,7 +358,7 @@ function viewCodec(order: ByteOrder, little: boolean): ViewCodec {
  * BigEndianView.getInt32(page, 16); // 42
  * ```
  */
-export const BigEndianView: ViewCodec = /* @__PURE__ */ viewCodec("big", false);
+export const BigEndianView: ViewCodec = /* @__PURE__ */ viewCodec("big", false, BIGINT_VIA_WORDS);
 
 /**
  * Little-endian accessors on a `DataView` you hold.
@@ -324,7 +369,11 @@ export const BigEndianView: ViewCodec = /* @__PURE__ */ viewCodec("big", false);
  * LittleEndianView.setUint16(page, 0, 0x0201); // bytes 01 02
  * ```
  */
-export const LittleEndianView: ViewCodec = /* @__PURE__ */ viewCodec("little", true);
+export const LittleEndianView: ViewCodec = /* @__PURE__ */ viewCodec(
+  "little",
+  true,
+  BIGINT_VIA_WORDS,
+);
 
 /**
  * The {@link ViewCodec} for a byte order.
