@@ -18,6 +18,7 @@ const TAGS = {
   "packages__syscall-state__test__windows.test.mjs": ["native", "async"],
   "packages__raf__test__locks.test.mjs": ["locks", "async"],
   "apps__kv__test__store.test.mjs": ["kv"],
+  "apps__kv__test__crash.test.mjs": ["kv"],
 };
 
 function withTimeout(promise, ms, what) {
@@ -111,7 +112,7 @@ async function runSuite(s, path, chain) {
 }
 
 for (const file of process.argv.slice(2)) {
-  const name = file.replace(/^.*[\\/]bundles[\\/]/, "");
+  const name = file.replace(/^.*[\\/]/, "");
   console.log(name);
   currentTags = TAGS[name] ?? [];
   const before = registry.files.length;
@@ -138,6 +139,7 @@ if (out) {
     describe: { locks: "advisory (`LockFileEx` past the data)" },
     passed: counts.passed,
     failed: counts.failed,
+    skipped: counts.skipped,
     notes: {
       suites: "the vitest suites run under Wine (scripts/ci/windows.sh), not tests/conformance",
     },
