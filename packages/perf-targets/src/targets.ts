@@ -330,7 +330,8 @@ export const TARGETS: readonly Target[] = [
     name: "async-near-await-floor",
     group: "raf-async",
     text: "async buffered within 1.5x of one await per primitive, reads and writes",
-    floor: "a loop awaiting an already-resolved value per int (awaitPerInt)",
+    floor:
+      "one awaited pread/pwrite of the range + a loop awaiting an already-resolved value per int (awaitPerInt)",
     kind: "ratio",
     numerator: one("RafAsync.asyncBuffered"),
     denominator: one("RafAsync.awaitPerInt"),

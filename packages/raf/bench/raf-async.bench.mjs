@@ -11,7 +11,7 @@ import { join } from "node:path";
 import { defineSuite } from "@rafkit/bench";
 import * as raf from "@rafkit/raf";
 import { RandomAccessFile } from "@rafkit/raf";
-import { isNativeAvailable } from "@rafkit/syscall-state";
+import { getBackend, isNativeAvailable } from "@rafkit/syscall-state";
 
 const AsyncRandomAccessFile = raf.AsyncRandomAccessFile;
 function asyncUnavailable() {
@@ -54,6 +54,8 @@ async function openFiles(s) {
   s.syncFile = new RandomAccessFile(s.path, "rw", { backend });
   s.handle = await open(s.path, "r+");
   s.view = new DataView(s.bytes.buffer);
+  s.backend = getBackend(backend);
+  s.fd = s.backend.open(s.path, "rw");
   const Npm = randomAccessFileNpm();
   if (typeof Npm !== "string") {
     const npm = new Npm(s.path);
@@ -65,6 +67,8 @@ async function closeFiles(s) {
   await s.asyncFile?.close();
   s.syncFile?.close();
   await s.handle?.close();
+  if (s.fd >= 0) s.backend.close(s.fd);
+  s.fd = -1;
   const npm = s.npm;
   if (npm) await call((cb) => npm.close(cb));
   s.asyncFile = s.syncFile = s.handle = s.npm = undefined;
@@ -73,8 +77,9 @@ async function closeFiles(s) {
 /**
  * `asyncBuffered`: `AsyncRandomAccessFile` with rafkit's defaults (writes include the final `flush()`);
  * `fileHandle`: `FileHandle#read`/`write` of 4 bytes per int at an explicit position; `randomAccessFile`: the
- * npm package, 4 bytes per int; `awaitPerInt`: no I/O at all, one awaited resolved promise per int around a
- * `DataView` access of the file's bytes in memory, the least any promise-per-int API can cost;
+ * npm package, 4 bytes per int; `awaitPerInt`: the one awaited `preadAsync` (reads) or `pwriteAsync` (writes,
+ * after the loop) of the whole range through the same backend that a buffered file needs, and one awaited
+ * resolved promise per int around a `DataView` access of those bytes: the least any promise-per-int API can cost;
  * `syncBuffered`: the synchronous `RandomAccessFile`, same work.
  */
 export const RafAsync = defineSuite({
@@ -96,6 +101,8 @@ export const RafAsync = defineSuite({
       syncFile: undefined,
       handle: undefined,
       npm: undefined,
+      backend: undefined,
+      fd: -1,
     };
   },
   setup: { iteration: openFiles },
@@ -149,9 +156,11 @@ export const RafAsync = defineSuite({
     async awaitPerInt(bh, s, { op }) {
       const { view } = s;
       if (op === "readInt") {
+        await s.backend.preadAsync(s.fd, s.bytes, 0, s.size, 0);
         for (let k = 0; k < s.count; k++) bh.consume(await Promise.resolve(view.getInt32(k * 4)));
       } else {
         for (let k = 0; k < s.count; k++) await Promise.resolve(view.setInt32(k * 4, s.values[k]));
+        await s.backend.pwriteAsync(s.fd, s.bytes, 0, s.size, 0);
       }
     },
     syncBuffered(bh, s, { op }) {
