@@ -331,7 +331,7 @@ export const TARGETS: readonly Target[] = [
     group: "raf-async",
     text: "async buffered within 1.5x of one await per primitive, reads and writes",
     floor:
-      "one awaited pread/pwrite of the range + a loop awaiting an already-resolved value per int (awaitPerInt)",
+      "a loop awaiting an already-resolved value per int, + one awaited pwrite of the range for writes (awaitPerInt)",
     kind: "ratio",
     numerator: one("RafAsync.asyncBuffered"),
     denominator: one("RafAsync.awaitPerInt"),

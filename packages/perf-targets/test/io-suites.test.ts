@@ -173,7 +173,7 @@ describe("the @rafkit/raf suites compare like with like", () => {
           expect(consumed, name).toEqual(decode(bytes!, "Int"));
         } else {
           expect(consumed, name).toEqual([]);
-          // awaitPerInt writes the ints into memory, then the range with one pwrite: both hold them.
+          // awaitPerInt writes the ints into memory, then the range with one pwrite (as flush() does): both hold them.
           if (name === "awaitPerInt") expect(decode(memory!, "Int"), name).toEqual(values);
           expect(decode(bytes!, "Int"), name).toEqual(values);
         }

@@ -224,7 +224,7 @@ describe("targets", () => {
     );
     expect(text).toMatch(/n\/a \(RafAsync\.fileHandle: no result\)/);
     expect(text).toContain(
-      "FAIL async-near-await-floor (kiloBytes=1,op=readInt): async buffered within 1.5x of one await per primitive, reads and writes; floor: one awaited pread/pwrite of the range + a loop awaiting an already-resolved value per int (awaitPerInt); gap: 7.0 ns/op to cut",
+      "FAIL async-near-await-floor (kiloBytes=1,op=readInt): async buffered within 1.5x of one await per primitive, reads and writes; floor: a loop awaiting an already-resolved value per int, + one awaited pwrite of the range for writes (awaitPerInt); gap: 7.0 ns/op to cut",
     );
     expect(text).toMatch(/0 PASS, 1 FAIL, 3 n\/a$/);
   });

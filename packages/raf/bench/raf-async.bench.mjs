@@ -77,9 +77,10 @@ async function closeFiles(s) {
 /**
  * `asyncBuffered`: `AsyncRandomAccessFile` with rafkit's defaults (writes include the final `flush()`);
  * `fileHandle`: `FileHandle#read`/`write` of 4 bytes per int at an explicit position; `randomAccessFile`: the
- * npm package, 4 bytes per int; `awaitPerInt`: the one awaited `preadAsync` (reads) or `pwriteAsync` (writes,
- * after the loop) of the whole range through the same backend that a buffered file needs, and one awaited
- * resolved promise per int around a `DataView` access of those bytes: the least any promise-per-int API can cost;
+ * npm package, 4 bytes per int; `awaitPerInt`: one awaited resolved promise per int around a `DataView` access
+ * of the file's bytes in memory and, for writes, the one awaited `pwriteAsync` of the range through the same
+ * backend that the buffered file's `flush()` makes (its reads need none: the window still holds the file), the
+ * least any promise-per-int API can cost;
  * `syncBuffered`: the synchronous `RandomAccessFile`, same work.
  */
 export const RafAsync = defineSuite({
@@ -156,7 +157,6 @@ export const RafAsync = defineSuite({
     async awaitPerInt(bh, s, { op }) {
       const { view } = s;
       if (op === "readInt") {
-        await s.backend.preadAsync(s.fd, s.bytes, 0, s.size, 0);
         for (let k = 0; k < s.count; k++) bh.consume(await Promise.resolve(view.getInt32(k * 4)));
       } else {
         for (let k = 0; k < s.count; k++) await Promise.resolve(view.setInt32(k * 4, s.values[k]));
