@@ -163,7 +163,7 @@ export const TARGETS: readonly Target[] = [
     denominator: one("BitsSet.dataView"),
     op: "<=",
     goal: 1.5,
-    // The float sets come closest to the goal, and single forks spread by +-0.05x.
+    // The float sets come closest to the goal; how far single forks spread: BENCHMARKS.md.
     forks: 6,
   },
   {
