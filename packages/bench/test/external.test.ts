@@ -5,8 +5,10 @@ import { resolveOptions } from "../src/options";
 import { formatTable } from "../src/report/text";
 import { runBenchmarks } from "../src/run";
 import { defineSuite } from "../src/suite";
+import { quietStderr } from "./quiet-stderr";
 
 const harness = fileURLToPath(new URL("./fixtures/external-harness.mjs", import.meta.url));
+const stderr = quietStderr();
 
 /** A suite whose one benchmark is the stand-in harness, run with `behaviour`. */
 function externalSuite(behaviour: string, unavailable?: () => string | undefined) {
@@ -58,6 +60,8 @@ describe("external forks", () => {
     expect(result!.jvm).toBe("/opt/fake/bin/fake");
     expect(new Set(report.pids[0])).toHaveProperty("size", 2);
     expect(report.pids[0]).not.toContain(process.pid);
+    // Lines that are not iteration lines go to this process's stderr, as documented.
+    expect(stderr.join("")).toContain("chatter that is not an iteration line");
     expect(formatTable(report.results)).toMatch(/Ext\.outside\s+1\s+avgt\s+6\s+0\.500/);
   });
 

@@ -12,8 +12,10 @@ import { formatTable } from "../src/report/text";
 import { runBenchmarks } from "../src/run";
 import { computeStatistics } from "../src/stats";
 import { defineSuite } from "../src/suite";
+import { quietStderr } from "./quiet-stderr";
 
 const hasJava = spawnSync("java", ["-version"]).status === 0;
+quietStderr();
 const source = fileURLToPath(new URL("./fixtures/Spin.java", import.meta.url));
 
 const JavaSpin = defineSuite({

@@ -150,7 +150,7 @@ import { type LastView, lastView, lookup, renewView } from "./view-cache";
 // optimised code is the same as with it outside): a bigint or a symbol makes \`off | 0\` throw the
 // engine's TypeError, which the handler replaces. The 64-bit setters convert the value between the
 // test and the \`try\`, so theirs has its own. The cache test \`b === last.b\` is written out in each
-// accessor rather than called: measured, even an inlined call costs a few percent here. Nothing is
+// accessor rather than called: an inlined call still costs time here (BENCHMARKS.md). Nothing is
 // written on failure: the 64-bit integer stores reject negative offsets up front and write the far
 // word first; a NaN double checks both ends before writing.
 

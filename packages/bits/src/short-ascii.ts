@@ -2,9 +2,8 @@ const fcc = String.fromCharCode;
 
 /**
  * `n` (at most 16) ASCII bytes at `b[o]` as a string. A call with a fixed argument count is cheaper than
- * `fromCharCode.apply` on an array or any native decoder for strings this short (about 32 against 58 ns
- * for 16 bytes). The caller has checked the range and that `n <= 16`; the `!`s only answer
- * `noUncheckedIndexedAccess`.
+ * `fromCharCode.apply` on an array or any native decoder for strings this short (BENCHMARKS.md). The
+ * caller has checked the range and that `n <= 16`; the `!`s only answer `noUncheckedIndexedAccess`.
  * @internal
  */
 // biome-ignore format: one call per length, one line each

@@ -13,8 +13,8 @@ import { checkRange } from "./bounds";
 /**
  * An array and its view: the last one looked up, or the one before it. A class rather than two
  * object literals: V8 made the second literal of the same shape widen the fields' tracked type to
- * "any", and then checked the view's map on every access (seen in the optimised code; 5% of a
- * `setFloat32`). Assigned in the constructor, the fields keep their exact types.
+ * "any", and then checked the view's map on every access (seen in the optimised code; BENCHMARKS.md).
+ * Assigned in the constructor, the fields keep their exact types.
  * @internal
  */
 export class LastView {
@@ -32,8 +32,7 @@ const EMPTY_VIEW = new DataView(new ArrayBuffer(0));
 /** The one `LastView`, updated by every `lookup`. @internal */
 export const lastView: LastView = new LastView(EMPTY, EMPTY_VIEW);
 // The array before it, so code alternating between two arrays (raf's window buffer and a user's)
-// finds the other view without a WeakMap lookup (measured: 2.4 instead of 6 ns per access when
-// every access switches).
+// finds the other view without a WeakMap lookup (BENCHMARKS.md).
 const previous = new LastView(EMPTY, EMPTY_VIEW);
 /** A view made for an array, and whether the array's buffer is large (see below). */
 class Made {
@@ -50,9 +49,9 @@ const views = new WeakMap<Uint8Array, Made>();
 // whole counts: it keeps the whole buffer) is let go of a while after it was cached, or a program that
 // decoded one big file and dropped it would keep it alive until two other arrays came by. One more
 // lookup per second costs nothing; small buffers are not worth a timer. Whether a buffer is large is
-// decided once, when its array's view is made (the `buffer` getter costs 14 ns, too much for every
-// switch between two arrays); a resizable or growable one counts as large (it may grow later, even
-// from another thread, with no access here to notice). The timer is armed whenever an array enters
+// decided once, when its array's view is made (the `buffer` getter is too slow for every switch
+// between two arrays; BENCHMARKS.md); a resizable or growable one counts as large (it may grow
+// later, even from another thread, with no access here to notice). The timer is armed whenever an array enters
 // the slots from the WeakMap: one moving between the two slots entered that way, so a release is
 // pending for it. Sizes never come from a `DataView`, whose getter throws for a detached buffer (and
 // for a view that a shrunken resizable buffer left out of bounds): in a timer, that would end the process.
