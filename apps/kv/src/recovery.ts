@@ -14,7 +14,7 @@ import {
 } from "./leftovers";
 import { ListingChanged } from "./listing-changed";
 import { markerFromFiles, readMarker, writeMarker } from "./marker";
-import { recordSize } from "./record";
+import { decodeHeader, decodeSyncPoint, HEADER_SIZE, recordSize, SYNC_POINT_SIZE } from "./record";
 import { scanDataFile } from "./scan";
 import type { StoreDir } from "./store-dir";
 import { closeQuietly, StoreState } from "./store-state";
@@ -220,7 +220,13 @@ class Loader {
         const distrusted = bad >= 0 || hint.coveredLength > file.size;
         from = distrusted ? 0 : Math.min(hint.coveredLength, file.size);
       }
+      // Whether the scanned records are in timestamp order, as one writer appends them (a compaction's output is
+      // in key order): only then does the first record after a damaged region bound the damaged records' times.
+      let lastSeen = 0;
+      let appendOrder = !hasHint;
       const result = scanDataFile(file, from, (header, key, offset) => {
+        if (header.timestamp < lastSeen) appendOrder = false;
+        lastSeen = header.timestamp;
         const h = { id: key, timestamp: header.timestamp, valueLength: header.valueLength, offset };
         seen?.push(h);
         apply(h);
@@ -262,6 +268,16 @@ class Loader {
         // raised by the damage would shadow the key's newer records and push the store's clock), and a torn tail
         // whose value holds record-like bytes looks the same.
         damage(id, d.offset, (d.resumeAt ?? file.size) - d.offset);
+        // Which keys the damaged records held is unknown, so no key is answered for whose newest record is older
+        // than the first record after them: its newer one may be in the damage. A repair accepts the loss.
+        if (d.kind === "corrupt" && !repair) {
+          const after =
+            d.resumeAt === undefined || !appendOrder ? undefined : timestampFrom(file, d.resumeAt);
+          this.#s.unvouchedBefore = Math.max(
+            this.#s.unvouchedBefore,
+            after ?? Number.POSITIVE_INFINITY,
+          );
+        }
       }
     }
     if (corrupt && !repair && writable) {
@@ -349,4 +365,23 @@ class Loader {
       -1,
     );
   }
+}
+
+/**
+ * The timestamp of the first record at or after `offset` in `file` (sync points skipped), or undefined when none
+ * follows. Records that one writer appended are in timestamp order, so every record before `offset` is older.
+ */
+function timestampFrom(file: DataFile, offset: number): number | undefined {
+  const buf = new Uint8Array(SYNC_POINT_SIZE);
+  let at = offset;
+  while (at + HEADER_SIZE <= file.size) {
+    const n = Math.min(SYNC_POINT_SIZE, file.size - at);
+    file.readAt(at, buf, 0, n);
+    if (n === SYNC_POINT_SIZE && decodeSyncPoint(buf, 0) >= 0) {
+      at += SYNC_POINT_SIZE;
+      continue;
+    }
+    return decodeHeader(buf, 0)?.timestamp;
+  }
+  return undefined;
 }

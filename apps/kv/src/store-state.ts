@@ -27,6 +27,12 @@ export class StoreState {
   lastTs = 0;
   /** Ids of data files found missing under their hints (see `recovery.ts`). */
   lost: number[] = [];
+  /**
+   * Damage whose records' keys are unknown (outside any hint) holds records written before this timestamp: a key
+   * whose newest record here is older (or that has none) may have a newer one in the damaged bytes, so no answer is
+   * given for it until a repair. 0: no such damage.
+   */
+  unvouchedBefore = 0;
 
   constructor(dir: StoreDir, maxFileSize: number, readOnlyReason: string | undefined) {
     this.dir = dir;
@@ -68,6 +74,22 @@ export class StoreState {
     for (const f of this.files.values()) closeQuietly(f);
     this.files.clear();
     this.keydir.clear();
+  }
+
+  /** Whether the key directory can answer for a key whose newest record has `timestamp` (-1: none); see {@link unvouchedBefore}. */
+  vouchesFor(timestamp: number): boolean {
+    return this.unvouchedBefore === 0 || timestamp >= this.unvouchedBefore;
+  }
+
+  /** The error for a key the key directory cannot vouch for (see {@link unvouchedBefore}). */
+  unvouched(id: string): KvError {
+    const first = this.recovery.find((r) => r.kind === "corrupt");
+    const where = first ? ` (${first.file} at offset ${first.offset})` : "";
+    return new KvError(
+      "ERR_KV_CORRUPT",
+      `key ${JSON.stringify(id)} may have a newer record in damaged bytes whose keys are unknown${where}; the store answers for it again after it is opened with repair`,
+      this.dir.path,
+    );
   }
 
   /**

@@ -161,11 +161,18 @@ export class Store {
       const slot = keydir.findAscii(key);
       if (slot >= 0) return this.#readValue(slot, key);
       // Not a key any put could store (see keyId): not one to look up as its U+FFFD spelling either.
-      if (!keydir.hasOther || hasLoneSurrogate(key)) return undefined;
+      if (hasLoneSurrogate(key)) return undefined;
+      if (!keydir.hasOther) return this.#absent(key);
     }
     const id = keyId(key);
     const slot = keydir.find(id);
-    return slot < 0 ? undefined : this.#readValue(slot, id);
+    return slot < 0 ? this.#absent(id) : this.#readValue(slot, id);
+  }
+
+  /** No value for `id`, unless damage whose keys are unknown may hold one (see `StoreState.unvouchedBefore`). */
+  #absent(id: string): undefined {
+    if (!this.#state.vouchesFor(-1)) throw this.#state.unvouched(id);
+    return undefined;
   }
 
   /** The value of `key` decoded as UTF-8, or undefined. */
@@ -186,17 +193,31 @@ export class Store {
   /** {@link Store.has} without the promise. */
   hasSync(key: Bytes): boolean {
     this.#checkOpen();
+    const keydir = this.#state.keydir;
     if (typeof key === "string") {
-      if (this.#state.keydir.findAscii(key) >= 0) return true;
-      if (!this.#state.keydir.hasOther || hasLoneSurrogate(key)) return false;
+      const slot = keydir.findAscii(key);
+      if (slot >= 0) return this.#vouched(slot, key);
+      if (hasLoneSurrogate(key)) return false;
+      if (!keydir.hasOther) return this.#absent(key) ?? false;
     }
-    return this.#state.keydir.find(keyId(key)) >= 0;
+    const id = keyId(key);
+    const slot = keydir.find(id);
+    return slot < 0 ? (this.#absent(id) ?? false) : this.#vouched(slot, id);
+  }
+
+  /** True, unless damage whose keys are unknown may hold a newer record of `id` (see `StoreState.unvouchedBefore`). */
+  #vouched(slot: number, id: string): true {
+    const state = this.#state;
+    if (state.unvouchedBefore !== 0 && !state.vouchesFor(state.keydir.timestamp(slot)))
+      throw state.unvouched(id);
+    return true;
   }
 
   /** Live keys, in byte order, optionally only those with a prefix. Keys written during iteration may be missed. */
   async *keys(options: IterateOptions = {}): AsyncGenerator<Uint8Array> {
     for (const id of this.#matching(options)) {
-      if (this.#state.keydir.find(id) >= 0) yield keyIdBytes(id);
+      const slot = this.#state.keydir.find(id);
+      if (slot >= 0 && this.#vouched(slot, id)) yield keyIdBytes(id);
     }
   }
 
@@ -215,6 +236,7 @@ export class Store {
   }
 
   #readValue(slot: number, id: string): Uint8Array {
+    this.#vouched(slot, id);
     return this.#values.read(this.#state, slot, id);
   }
 

@@ -291,7 +291,7 @@ describe("directories that are not stores", () => {
 });
 
 describe("damage in a file without a hint", () => {
-  it("is reported and makes the store read-only; the damaged record's key is not trusted", async () => {
+  it("is reported and makes the store read-only; no key it may have held is answered for until a repair", async () => {
     const dir = tempDir();
     const db = await open(dir, { maxFileSize: 200 });
     await db.put("b", "b-old");
@@ -310,13 +310,33 @@ describe("damage in a file without a hint", () => {
     expect(s.recovery).toEqual([
       expect.objectContaining({ file: path.basename(holder), kind: "corrupt" }),
     ]);
+    // Written after the damaged record: vouched for.
     expect(await s.getString("d1")).toBe("after");
-    // Without a hint, nothing says which key the damaged record held (its header is not trusted): the key shows
-    // its older record. Documented in the README.
-    expect(await s.getString("b")).toBe("b-old");
+    // Without a hint, nothing says which key the damaged record held (its header is not trusted), so no key whose
+    // newest record is older is answered for: not with its older value, not as absent, not by has() or keys().
+    for (const key of ["b", "pad", "never-written"]) {
+      await expect(s.get(key), key).rejects.toMatchObject({ code: "ERR_KV_CORRUPT" });
+      await expect(s.has(key), key).rejects.toMatchObject({ code: "ERR_KV_CORRUPT" });
+    }
+    await expect(s.getString("b")).rejects.toThrow(/newer record in damaged bytes/);
+    await expect(
+      (async () => {
+        for await (const _ of s.keys()) {
+          // draining
+        }
+      })(),
+    ).rejects.toMatchObject({ code: "ERR_KV_CORRUPT" });
     await s.close();
+    // A read-only open says the same.
+    s = await open(dir, { readOnly: true });
+    await expect(s.get("b")).rejects.toMatchObject({ code: "ERR_KV_CORRUPT" });
+    expect(await s.getString("d1")).toBe("after");
+    await s.close();
+    // A repair accepts the loss of the damaged record: the keys answer again, `b` with the record that is left.
     s = await open(dir, { repair: true });
     expect(await s.getString("d1")).toBe("after");
+    expect(await s.getString("b")).toBe("b-old");
+    expect(await s.get("never-written")).toBeUndefined();
     await s.close();
   });
 

@@ -514,9 +514,11 @@ describe("recovery", () => {
     expect(db.readOnly).toBe(true);
     expect(db.stats().readOnlyReason).toMatch(/corrupt record/);
     expect(db.recovery).toEqual([expect.objectContaining({ kind: "corrupt", offset: second })]);
-    expect(await db.getString("k0")).toBe("value-0");
+    // The file has no hint (the active file), so which key the damaged record held is unknown: no key whose newest
+    // record is older than the record after it is answered for (issue 17: never an older value), not even as absent.
+    await expect(db.getString("k0")).rejects.toMatchObject({ code: "ERR_KV_CORRUPT" });
+    await expect(db.get("k1")).rejects.toMatchObject({ code: "ERR_KV_CORRUPT" });
     expect(await db.getString("k2")).toBe("value-2");
-    expect(await db.get("k1")).toBeUndefined();
     await expect(db.put("x", "y")).rejects.toMatchObject({ code: "ERR_KV_READ_ONLY" });
     await expect(db.compact()).rejects.toMatchObject({ code: "ERR_KV_READ_ONLY" });
     const report = await db.verify();
