@@ -5,6 +5,7 @@ import {
   bytes,
   compactionSummary,
   EXIT,
+  noteKeptAside,
   plural,
   readAll,
   repairSummary,
@@ -17,6 +18,7 @@ import type { SyncMode } from "./options";
 import { OutputSink, type SinkStream } from "./output-sink";
 import { progressBar } from "./progress";
 import { MAX_VALUE_LENGTH } from "./record";
+import type { Store } from "./store";
 import {
   decodeText,
   encodeText,
@@ -117,6 +119,12 @@ Exit codes: 0 ok, 1 key not found, 2 bad usage or no store, 3 locked, 4 corrupt,
       throw new KvError("ERR_KV_INVALID_ARG", "missing store directory: rafkv <dir> <command>");
     return dir;
   };
+  // Every command opens through here, so that what the open kept aside is noted whatever the command.
+  const withDb = <T>(options: Parameters<typeof withStore>[1], body: (db: Store) => Promise<T>) =>
+    withStore(needDir(), options, async (db) => {
+      noteKeptAside(db, err, pc);
+      return body(db);
+    });
   const encodingOption = (description: string) =>
     new Option("-e, --encoding <encoding>", description).choices(TEXT_ENCODINGS);
   const keyEncodingOption = (what = "KEY") =>
@@ -147,7 +155,7 @@ Exit codes: 0 ok, 1 key not found, 2 bad usage or no store, 3 locked, 4 corrupt,
         const k = decodeText(key, opts.keyEncoding, "key"); // before stdin is read: a bad key fails at once
         const limit = io.valueLimit ?? MAX_VALUE_LENGTH;
         const bytes = value === undefined || value === "-" ? await readAll(io.stdin, limit) : value;
-        await withStore(needDir(), { sync: opts.sync, create: true }, (db) => db.put(k, bytes));
+        await withDb({ sync: opts.sync, create: true }, (db) => db.put(k, bytes));
       },
     );
 
@@ -165,7 +173,7 @@ Exit codes: 0 ok, 1 key not found, 2 bad usage or no store, 3 locked, 4 corrupt,
     .addOption(keyEncodingOption())
     .action(async (key: string, opts: { encoding?: TextEncoding; keyEncoding: TextEncoding }) => {
       const k = decodeText(key, opts.keyEncoding, "key");
-      await withStore(needDir(), { readOnly: true }, async (db) => {
+      await withDb({ readOnly: true }, async (db) => {
         warnRecovery(db, err, pc);
         const value = await db.get(k);
         if (value === undefined) {
@@ -192,7 +200,7 @@ Exit codes: 0 ok, 1 key not found, 2 bad usage or no store, 3 locked, 4 corrupt,
     .addOption(keyEncodingOption())
     .action(async (key: string, opts: { sync: SyncMode; keyEncoding: TextEncoding }) => {
       const k = decodeText(key, opts.keyEncoding, "key");
-      await withStore(needDir(), { sync: opts.sync, create: false }, async (db) => {
+      await withDb({ sync: opts.sync, create: false }, async (db) => {
         if (!(await db.delete(k))) {
           err(`rafkv: key not found: ${escapeControls(key)}`);
           code = EXIT.notFound;
@@ -224,7 +232,7 @@ Exit codes: 0 ok, 1 key not found, 2 bad usage or no store, 3 locked, 4 corrupt,
       ) => {
         const options =
           prefix === undefined ? {} : { prefix: decodeText(prefix, opts.keyEncoding, "prefix") };
-        await withStore(needDir(), { readOnly: true }, async (db) => {
+        await withDb({ readOnly: true }, async (db) => {
           warnRecovery(db, err, pc);
           const text = (bytes: Uint8Array, what: string) => encodeText(bytes, opts.encoding, what);
           // Human output: control characters escaped, so a tab or newline in a key or value cannot split the
@@ -247,7 +255,7 @@ Exit codes: 0 ok, 1 key not found, 2 bad usage or no store, 3 locked, 4 corrupt,
     .description("rewrite live records into new files and drop the old ones")
     .option("--repair", "drop corrupt records instead of refusing to write")
     .action(async (opts: { repair?: boolean }) => {
-      await withStore(needDir(), { create: false, repair: opts.repair ?? false }, async (db) => {
+      await withDb({ create: false, repair: opts.repair ?? false }, async (db) => {
         const dropped = db.recovery.filter((r) => r.action === "skipped");
         if (dropped.length > 0 && db.stats().compactions > 0) {
           // The repair ran inside open: it dropped the damage and compacted; another compaction has nothing to do.
@@ -270,7 +278,7 @@ Exit codes: 0 ok, 1 key not found, 2 bad usage or no store, 3 locked, 4 corrupt,
     .description("keys, files, live and dead bytes")
     .option("--json", "print JSON")
     .action(async (opts: { json?: boolean }) => {
-      await withStore(needDir(), { readOnly: true }, async (db) => {
+      await withDb({ readOnly: true }, async (db) => {
         const s = db.stats();
         if (opts.json) {
           await sink.write(`${JSON.stringify(s, null, 2)}\n`);
@@ -285,7 +293,7 @@ Exit codes: 0 ok, 1 key not found, 2 bad usage or no store, 3 locked, 4 corrupt,
             `lock       ${s.lock === "os" ? "OS file lock" : "in-process only (this backend has no file locks)"}`,
             ...s.recovery.map(
               (r) =>
-                `damage     ${r.file} at ${r.offset}: ${r.kind}, ${r.bytes} bytes (${r.action})`,
+                `damage     ${r.file} at ${r.offset}: ${r.kind}, ${r.bytes} bytes (${r.action}${r.keptAs === undefined ? "" : `, kept as ${r.keptAs}`})`,
             ),
           ]
             .map((line) => `${line}\n`)
@@ -298,12 +306,14 @@ Exit codes: 0 ok, 1 key not found, 2 bad usage or no store, 3 locked, 4 corrupt,
     .command("verify")
     .description("read every file and check every record's CRC and every key's location")
     .action(async () => {
-      await withStore(needDir(), { readOnly: true }, async (db) => {
+      await withDb({ readOnly: true }, async (db) => {
         const bar = progressBar("verify", "bytes", io.stderr);
         const r = await db.verify({ onProgress: (done, total) => bar.update(done, total) });
         bar.stop();
         for (const t of r.tornTails)
           err(`${pc.yellow("note")} ${t} (cut off by the next writable open)`);
+        for (const k of r.keptAside)
+          err(`${pc.yellow("note")} ${k}: kept aside by an earlier open (not part of the store)`);
         for (const p of r.problems) err(`${pc.red("problem")} ${p}`);
         await sink.write(
           `${r.ok ? out.green("ok") : out.red("FAILED")}: ${plural(r.files, "data file")}, ${plural(r.records, "record")}, ${bytes(r.bytes)}${r.ok ? "" : `, ${r.problems.length} problems`}\n`,
@@ -319,7 +329,7 @@ Exit codes: 0 ok, 1 key not found, 2 bad usage or no store, 3 locked, 4 corrupt,
     )
     .argument("<dest>")
     .action(async (dest: string) => {
-      await withStore(needDir(), { readOnly: true }, async (db) => {
+      await withDb({ readOnly: true }, async (db) => {
         const r = await db.backup(dest);
         await sink.write(
           `backed up ${plural(r.files, "data file")} (${bytes(r.bytes)}) to ${r.dir}\n`,

@@ -72,6 +72,28 @@ export function warnRecovery(
   }
 }
 
+/**
+ * Notes on stderr what the open took out of the store and kept in `lost+found/` (a writable open: a torn tail cut
+ * off, a file moved aside), so that a command after a crash does not cut anything without a word. Not an error:
+ * the command goes on, and its exit code is its own.
+ */
+export function noteKeptAside(
+  db: Store,
+  err: (msg: string) => void,
+  pc: ReturnType<typeof createColors>,
+): void {
+  for (const r of db.recovery) {
+    if (r.keptAs === undefined) continue;
+    const what =
+      r.action === "truncated"
+        ? `torn tail at offset ${r.offset} (${r.bytes} bytes) cut off`
+        : r.kind === "foreign"
+          ? "not a file of this store, moved aside"
+          : `no valid record (${r.bytes} bytes), moved aside`;
+    err(`${pc.yellow("note")} ${r.file}: ${what}; kept as ${r.keptAs}`);
+  }
+}
+
 /** The whole of `stream`; `ERR_KV_INVALID_ARG` as soon as it passes `limit` bytes (it is not read further). */
 export async function readAll(stream: NodeJS.ReadableStream, limit: number): Promise<Uint8Array> {
   const chunks: Buffer[] = [];

@@ -190,11 +190,7 @@ export class StoreDir {
 
   /** Moves `name` into {@link LOST_FOUND} (made when missing), under a name not taken there; returns its new path. */
   moveAside(name: string): string {
-    const folder = this.file(LOST_FOUND);
-    if (this.ops.stat(folder, false) === undefined) {
-      this.ops.makeDirectory(folder);
-      this.sync();
-    }
+    const folder = this.lostFound();
     let target = path.join(folder, name);
     for (let n = 1; this.ops.stat(target, false) !== undefined; n++) {
       target = path.join(folder, `${name}.${n}`);
@@ -203,6 +199,16 @@ export class StoreDir {
     this.ops.syncDirectory(folder);
     this.sync();
     return target;
+  }
+
+  /** The path of {@link LOST_FOUND}, made (and the directory fsynced) when missing. */
+  lostFound(): string {
+    const folder = this.file(LOST_FOUND);
+    if (this.ops.stat(folder, false) === undefined) {
+      this.ops.makeDirectory(folder);
+      this.sync();
+    }
+    return folder;
   }
 
   /** Replaces `name` atomically with `bytes`: write a temp file, fsync, rename, fsync the directory. */
