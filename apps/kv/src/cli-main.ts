@@ -2,6 +2,7 @@ import { Command, CommanderError, Option } from "commander";
 import { createColors } from "picocolors";
 import { addBenchCommand } from "./cli-bench";
 import {
+  backupLocked,
   bytes,
   compactionSummary,
   EXIT,
@@ -13,7 +14,7 @@ import {
   warnRecovery,
   withStore,
 } from "./cli-util";
-import { KvError } from "./errors";
+import { KvError, KvLockedError } from "./errors";
 import type { SyncMode } from "./options";
 import { OutputSink, type SinkStream } from "./output-sink";
 import { progressBar } from "./progress";
@@ -109,7 +110,7 @@ Examples:
   rafkv ./db get 00ff --key-encoding hex   a binary key, as scan -e hex prints it
   rafkv ./db del AP8= --key-encoding base64  the same key, as scan -e base64 prints it
   rafkv ./db verify                    check every record's CRC
-  rafkv ./db backup ./db-copy          a consistent copy, while writers run
+  rafkv ./db backup ./db-copy          a consistent copy (not while a writer has ./db open)
   rafkv /tmp/scratch bench             YCSB-like benchmark vs lmdb and classic-level
 
 Exit codes: 0 ok, 1 key not found, 2 bad usage or no store, 3 locked, 4 corrupt, 5 other error.`,
@@ -328,13 +329,25 @@ Exit codes: 0 ok, 1 key not found, 2 bad usage or no store, 3 locked, 4 corrupt,
       "copy the store into DEST (missing or empty): a consistent copy that opens with every acknowledged write",
     )
     .argument("<dest>")
+    .addHelpText(
+      "after",
+      `
+It opens the store read-only, so it cannot run while another process has the store open for writing (exit 3,
+ERR_KV_LOCKED). A program that keeps a store open copies it online with the library's backup(dest):
+  await db.backup("./db-copy");`,
+    )
     .action(async (dest: string) => {
-      await withDb({ readOnly: true }, async (db) => {
-        const r = await db.backup(dest);
-        await sink.write(
-          `backed up ${plural(r.files, "data file")} (${bytes(r.bytes)}) to ${r.dir}\n`,
-        );
-      });
+      const dir = needDir();
+      try {
+        await withDb({ readOnly: true }, async (db) => {
+          const r = await db.backup(dest);
+          await sink.write(
+            `backed up ${plural(r.files, "data file")} (${bytes(r.bytes)}) to ${r.dir}\n`,
+          );
+        });
+      } catch (error) {
+        throw error instanceof KvLockedError ? backupLocked(dir, error) : error;
+      }
     });
 
   addBenchCommand(program, needDir, sink, io.stderr);

@@ -1,3 +1,4 @@
+import { spawn } from "node:child_process";
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { getBackend } from "@rafkit/syscall-state";
@@ -282,6 +283,48 @@ describe("backup", () => {
     expect((await rafkv([dest, "get", "k"])).out).toBe("v");
     expect((await rafkv([dir, "backup", dest])).code).toBe(2);
   });
+});
+
+describe("rafkv DIR backup DEST while another process writes", () => {
+  // Only OS locks keep a reader out while another process writes (the node backend has none).
+  it.skipIf(getBackend().features?.locks === false)(
+    "is refused with the lock's code and a message naming the library's online backup(dest)",
+    async () => {
+      const dir = tempDir();
+      const dist = new URL("../dist/index.js", import.meta.url).href;
+      const child = spawn(
+        process.execPath,
+        [
+          "--input-type=module",
+          "-e",
+          `const db = await (await import(${JSON.stringify(dist)})).open(${JSON.stringify(dir)});
+         await db.put("k", "v");
+         console.log("open");
+         process.stdin.on("data", async () => { await db.close(); process.exit(0); });`,
+        ],
+        { stdio: ["pipe", "pipe", "inherit"] },
+      );
+      const exited = new Promise((resolve) => child.on("exit", resolve));
+      try {
+        await new Promise((resolve) => child.stdout.once("data", resolve));
+        const dest = path.join(tempDir(), "copy");
+        const r = await rafkv([dir, "backup", dest]);
+        expect(r.code).toBe(3);
+        expect(r.err).toMatch(
+          new RegExp(
+            `^rafkv: cannot back up .*: store .* is locked for writing by process ${child.pid}\\. .*opens the store read-only.*db\\.backup\\(dest\\)`,
+          ),
+        );
+        expect(fs.existsSync(dest)).toBe(false);
+      } finally {
+        child.stdin.write("close");
+        await exited;
+      }
+      const help = await rafkv(["backup", "--help"]);
+      expect(help.out).toMatch(/cannot run while another process has the store open for writing/);
+      expect(help.out).toMatch(/backup\(dest\)/);
+    },
+  );
 });
 
 describe("files the store did not write", () => {
