@@ -201,9 +201,13 @@ export class StoreDir {
     return target;
   }
 
-  /** The path of {@link LOST_FOUND}, made (and the directory fsynced) when missing. */
+  /**
+   * The path of {@link LOST_FOUND}, made (and the directory fsynced) when missing. A link planted in its place is
+   * refused (`ELOOP`): files renamed or copied into it would land wherever it points.
+   */
   lostFound(): string {
     const folder = this.file(LOST_FOUND);
+    this.refuseLink(LOST_FOUND);
     if (this.ops.stat(folder, false) === undefined) {
       this.ops.makeDirectory(folder);
       this.sync();

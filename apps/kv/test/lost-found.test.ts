@@ -118,6 +118,19 @@ describe("a torn tail", () => {
   });
 });
 
+describe("lost+found", () => {
+  it("planted as a symbolic link is refused, and nothing is cut or moved through it", async () => {
+    const { dir, file } = await storeWith(3);
+    const size = fs.statSync(file).size;
+    fs.appendFileSync(file, Buffer.alloc(100, 0xab));
+    const elsewhere = tempDir();
+    fs.symlinkSync(elsewhere, path.join(dir, "lost+found"));
+    await expect(open(dir)).rejects.toMatchObject({ code: "ELOOP" });
+    expect(fs.readdirSync(elsewhere)).toEqual([]);
+    expect(fs.statSync(file).size).toBe(size + 100);
+  });
+});
+
 describe("a data file of the store's with no valid record", () => {
   /** A sealed file 1 holding a=1, and a hint-less newest file 2 whose only record (b=2) is damaged. */
   async function damagedOnlyRecord(): Promise<{ dir: string; name: string; bytes: Buffer }> {
