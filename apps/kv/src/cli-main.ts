@@ -1,25 +1,25 @@
-import * as fs from "node:fs";
-import * as path from "node:path";
 import { Command, CommanderError, Option } from "commander";
 import { createColors } from "picocolors";
-import { ENGINE_NAMES, type EngineName } from "./bench/engines";
+import { addBenchCommand } from "./cli-bench";
 import {
+  backupLocked,
   bytes,
   compactionSummary,
   EXIT,
+  noteKeptAside,
   plural,
   readAll,
   repairSummary,
   report,
-  toInt,
   warnRecovery,
   withStore,
 } from "./cli-util";
-import { KvError } from "./errors";
+import { KvError, KvLockedError } from "./errors";
 import type { SyncMode } from "./options";
 import { OutputSink, type SinkStream } from "./output-sink";
 import { progressBar } from "./progress";
 import { MAX_VALUE_LENGTH } from "./record";
+import type { Store } from "./store";
 import {
   decodeText,
   encodeText,
@@ -110,7 +110,7 @@ Examples:
   rafkv ./db get 00ff --key-encoding hex   a binary key, as scan -e hex prints it
   rafkv ./db del AP8= --key-encoding base64  the same key, as scan -e base64 prints it
   rafkv ./db verify                    check every record's CRC
-  rafkv ./db backup ./db-copy          a consistent copy, while writers run
+  rafkv ./db backup ./db-copy          a consistent copy (not while a writer has ./db open)
   rafkv /tmp/scratch bench             YCSB-like benchmark vs lmdb and classic-level
 
 Exit codes: 0 ok, 1 key not found, 2 bad usage or no store, 3 locked, 4 corrupt, 5 other error.`,
@@ -120,6 +120,12 @@ Exit codes: 0 ok, 1 key not found, 2 bad usage or no store, 3 locked, 4 corrupt,
       throw new KvError("ERR_KV_INVALID_ARG", "missing store directory: rafkv <dir> <command>");
     return dir;
   };
+  // Every command opens through here, so that what the open kept aside is noted whatever the command.
+  const withDb = <T>(options: Parameters<typeof withStore>[1], body: (db: Store) => Promise<T>) =>
+    withStore(needDir(), options, async (db) => {
+      noteKeptAside(db, err, pc);
+      return body(db);
+    });
   const encodingOption = (description: string) =>
     new Option("-e, --encoding <encoding>", description).choices(TEXT_ENCODINGS);
   const keyEncodingOption = (what = "KEY") =>
@@ -150,7 +156,7 @@ Exit codes: 0 ok, 1 key not found, 2 bad usage or no store, 3 locked, 4 corrupt,
         const k = decodeText(key, opts.keyEncoding, "key"); // before stdin is read: a bad key fails at once
         const limit = io.valueLimit ?? MAX_VALUE_LENGTH;
         const bytes = value === undefined || value === "-" ? await readAll(io.stdin, limit) : value;
-        await withStore(needDir(), { sync: opts.sync, create: true }, (db) => db.put(k, bytes));
+        await withDb({ sync: opts.sync, create: true }, (db) => db.put(k, bytes));
       },
     );
 
@@ -168,7 +174,7 @@ Exit codes: 0 ok, 1 key not found, 2 bad usage or no store, 3 locked, 4 corrupt,
     .addOption(keyEncodingOption())
     .action(async (key: string, opts: { encoding?: TextEncoding; keyEncoding: TextEncoding }) => {
       const k = decodeText(key, opts.keyEncoding, "key");
-      await withStore(needDir(), { readOnly: true }, async (db) => {
+      await withDb({ readOnly: true }, async (db) => {
         warnRecovery(db, err, pc);
         const value = await db.get(k);
         if (value === undefined) {
@@ -195,7 +201,7 @@ Exit codes: 0 ok, 1 key not found, 2 bad usage or no store, 3 locked, 4 corrupt,
     .addOption(keyEncodingOption())
     .action(async (key: string, opts: { sync: SyncMode; keyEncoding: TextEncoding }) => {
       const k = decodeText(key, opts.keyEncoding, "key");
-      await withStore(needDir(), { sync: opts.sync, create: false }, async (db) => {
+      await withDb({ sync: opts.sync, create: false }, async (db) => {
         if (!(await db.delete(k))) {
           err(`rafkv: key not found: ${escapeControls(key)}`);
           code = EXIT.notFound;
@@ -227,7 +233,7 @@ Exit codes: 0 ok, 1 key not found, 2 bad usage or no store, 3 locked, 4 corrupt,
       ) => {
         const options =
           prefix === undefined ? {} : { prefix: decodeText(prefix, opts.keyEncoding, "prefix") };
-        await withStore(needDir(), { readOnly: true }, async (db) => {
+        await withDb({ readOnly: true }, async (db) => {
           warnRecovery(db, err, pc);
           const text = (bytes: Uint8Array, what: string) => encodeText(bytes, opts.encoding, what);
           // Human output: control characters escaped, so a tab or newline in a key or value cannot split the
@@ -250,7 +256,7 @@ Exit codes: 0 ok, 1 key not found, 2 bad usage or no store, 3 locked, 4 corrupt,
     .description("rewrite live records into new files and drop the old ones")
     .option("--repair", "drop corrupt records instead of refusing to write")
     .action(async (opts: { repair?: boolean }) => {
-      await withStore(needDir(), { create: false, repair: opts.repair ?? false }, async (db) => {
+      await withDb({ create: false, repair: opts.repair ?? false }, async (db) => {
         const dropped = db.recovery.filter((r) => r.action === "skipped");
         if (dropped.length > 0 && db.stats().compactions > 0) {
           // The repair ran inside open: it dropped the damage and compacted; another compaction has nothing to do.
@@ -273,7 +279,7 @@ Exit codes: 0 ok, 1 key not found, 2 bad usage or no store, 3 locked, 4 corrupt,
     .description("keys, files, live and dead bytes")
     .option("--json", "print JSON")
     .action(async (opts: { json?: boolean }) => {
-      await withStore(needDir(), { readOnly: true }, async (db) => {
+      await withDb({ readOnly: true }, async (db) => {
         const s = db.stats();
         if (opts.json) {
           await sink.write(`${JSON.stringify(s, null, 2)}\n`);
@@ -288,7 +294,7 @@ Exit codes: 0 ok, 1 key not found, 2 bad usage or no store, 3 locked, 4 corrupt,
             `lock       ${s.lock === "os" ? "OS file lock" : "in-process only (this backend has no file locks)"}`,
             ...s.recovery.map(
               (r) =>
-                `damage     ${r.file} at ${r.offset}: ${r.kind}, ${r.bytes} bytes (${r.action})`,
+                `damage     ${r.file} at ${r.offset}: ${r.kind}, ${r.bytes} bytes (${r.action}${r.keptAs === undefined ? "" : `, kept as ${r.keptAs}`})`,
             ),
           ]
             .map((line) => `${line}\n`)
@@ -301,12 +307,14 @@ Exit codes: 0 ok, 1 key not found, 2 bad usage or no store, 3 locked, 4 corrupt,
     .command("verify")
     .description("read every file and check every record's CRC and every key's location")
     .action(async () => {
-      await withStore(needDir(), { readOnly: true }, async (db) => {
+      await withDb({ readOnly: true }, async (db) => {
         const bar = progressBar("verify", "bytes", io.stderr);
         const r = await db.verify({ onProgress: (done, total) => bar.update(done, total) });
         bar.stop();
         for (const t of r.tornTails)
           err(`${pc.yellow("note")} ${t} (cut off by the next writable open)`);
+        for (const k of r.keptAside)
+          err(`${pc.yellow("note")} ${k}: kept aside by an earlier open (not part of the store)`);
         for (const p of r.problems) err(`${pc.red("problem")} ${p}`);
         await sink.write(
           `${r.ok ? out.green("ok") : out.red("FAILED")}: ${plural(r.files, "data file")}, ${plural(r.records, "record")}, ${bytes(r.bytes)}${r.ok ? "" : `, ${r.problems.length} problems`}\n`,
@@ -321,90 +329,28 @@ Exit codes: 0 ok, 1 key not found, 2 bad usage or no store, 3 locked, 4 corrupt,
       "copy the store into DEST (missing or empty): a consistent copy that opens with every acknowledged write",
     )
     .argument("<dest>")
+    .addHelpText(
+      "after",
+      `
+It opens the store read-only, so it cannot run while another process has the store open for writing (exit 3,
+ERR_KV_LOCKED). A program that keeps a store open copies it online with the library's backup(dest):
+  await db.backup("./db-copy");`,
+    )
     .action(async (dest: string) => {
-      await withStore(needDir(), { readOnly: true }, async (db) => {
-        const r = await db.backup(dest);
-        await sink.write(
-          `backed up ${plural(r.files, "data file")} (${bytes(r.bytes)}) to ${r.dir}\n`,
-        );
-      });
+      const dir = needDir();
+      try {
+        await withDb({ readOnly: true }, async (db) => {
+          const r = await db.backup(dest);
+          await sink.write(
+            `backed up ${plural(r.files, "data file")} (${bytes(r.bytes)}) to ${r.dir}\n`,
+          );
+        });
+      } catch (error) {
+        throw error instanceof KvLockedError ? backupLocked(dir, error) : error;
+      }
     });
 
-  program
-    .command("bench")
-    .description(
-      "YCSB-like load + workloads A/B/C vs lmdb and classic-level, in a scratch dir under <dir>",
-    )
-    .option("--records <n>", "records to load", toInt, 100_000)
-    .option("--ops <n>", "operations per workload", toInt, 100_000)
-    .option("--value-size <n>", "value size in bytes", toInt, 100)
-    .option("--concurrency <n>", "writes in flight", toInt, 256)
-    .addOption(
-      new Option("--durability <d>", "batch: fsync'd group commits; none: no fsync")
-        .choices(["batch", "none"])
-        .default("batch"),
-    )
-    .option(
-      "--engines <list>",
-      `comma-separated subset of ${ENGINE_NAMES.join(",")}`,
-      ENGINE_NAMES.join(","),
-    )
-    .option("--out <dir>", "write bench.json (JMH format) and bench.svg here")
-    .option("--table", "also print the JMH-style result table")
-    .action(
-      async (opts: {
-        records: number;
-        ops: number;
-        valueSize: number;
-        concurrency: number;
-        durability: "batch" | "none";
-        engines: string;
-        out?: string;
-        table?: boolean;
-      }) => {
-        const engines = opts.engines.split(",").map((e) => e.trim()) as EngineName[];
-        for (const e of engines) {
-          if (!ENGINE_NAMES.includes(e))
-            throw new KvError("ERR_KV_INVALID_ARG", `unknown engine ${e}`);
-        }
-        const base = needDir();
-        if (!fs.existsSync(base))
-          throw new KvError("ERR_KV_NO_STORE", `no such directory: ${base}`, base);
-        const scratch = fs.mkdtempSync(path.join(base, "rafkv-bench-"));
-        const bar = progressBar("bench", "ops", io.stderr);
-        // Loaded on demand, so that the other commands never load the harness or the other stores.
-        const { benchChart, benchConfigs, benchJson, benchSummary, benchTable, runBench } =
-          await import("./bench");
-        try {
-          const report = await runBench({
-            dir: scratch,
-            records: opts.records,
-            operations: opts.ops,
-            valueSize: opts.valueSize,
-            concurrency: opts.concurrency,
-            durability: opts.durability,
-            engines,
-            onProgress: (done, total, phase) => bar.update(done, total, phase),
-          });
-          bar.stop();
-          await sink.write(
-            `${opts.records} records, ${opts.valueSize}-byte values, ${opts.ops} ops per workload, ${opts.concurrency} writes in flight\n${benchConfigs(report.results)}\n\n${benchSummary(report)}\n`,
-          );
-          if (opts.table) await sink.write(`\n${benchTable(report)}\n`);
-          if (opts.out) {
-            fs.mkdirSync(opts.out, { recursive: true });
-            fs.writeFileSync(path.join(opts.out, "bench.json"), benchJson(report));
-            fs.writeFileSync(path.join(opts.out, "bench.svg"), benchChart(report));
-            await sink.write(
-              `\nwrote ${path.join(opts.out, "bench.json")} and ${path.join(opts.out, "bench.svg")}\n`,
-            );
-          }
-        } finally {
-          bar.stop();
-          fs.rmSync(scratch, { recursive: true, force: true });
-        }
-      },
-    );
+  addBenchCommand(program, needDir, sink, io.stderr);
 
   try {
     await program.parseAsync(rest, { from: "user" });

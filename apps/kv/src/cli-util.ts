@@ -1,5 +1,5 @@
 import type { createColors } from "picocolors";
-import { KvError } from "./errors";
+import { KvError, KvLockedError } from "./errors";
 import {
   type CompactionResult,
   open,
@@ -70,6 +70,42 @@ export function warnRecovery(
         `${pc.yellow("warning")} ${r.file}: corrupt region at offset ${r.offset} (${r.bytes} bytes)`,
       );
   }
+}
+
+/**
+ * Notes on stderr what the open took out of the store and kept in `lost+found/` (a writable open: a torn tail cut
+ * off, a file moved aside), so that a command after a crash does not cut anything without a word. Not an error:
+ * the command goes on, and its exit code is its own.
+ */
+export function noteKeptAside(
+  db: Store,
+  err: (msg: string) => void,
+  pc: ReturnType<typeof createColors>,
+): void {
+  for (const r of db.recovery) {
+    if (r.keptAs === undefined) continue;
+    const what =
+      r.action === "truncated"
+        ? `torn tail at offset ${r.offset} (${r.bytes} bytes) cut off`
+        : r.kind === "foreign"
+          ? "not a file of this store, moved aside"
+          : `no valid record (${r.bytes} bytes), moved aside`;
+    err(`${pc.yellow("note")} ${r.file}: ${what}; kept as ${r.keptAs}`);
+  }
+}
+
+/**
+ * `rafkv DIR backup DEST` refused by the store's lock: it opens the store read-only, which a writer's lock excludes
+ * (and a running backup's shared lock keeps writers out). The same code and holder, and a message naming the way
+ * that works while a writer runs: the library's online `Store.backup(dest)`, called by the writer.
+ */
+export function backupLocked(dir: string, error: KvLockedError): KvLockedError {
+  return new KvLockedError(
+    `cannot back up ${dir} from here: ${error.message}. rafkv <dir> backup opens the store read-only, which needs the writer to close it first; to copy a store while it stays open for writing, the process that writes calls the library's online backup, db.backup(dest)`,
+    error.path ?? dir,
+    error.holderPid,
+    { cause: error },
+  );
 }
 
 /** The whole of `stream`; `ERR_KV_INVALID_ARG` as soon as it passes `limit` bytes (it is not read further). */

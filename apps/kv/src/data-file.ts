@@ -1,10 +1,11 @@
-import { EOFError, RandomAccessFile } from "@rafkit/raf";
+import { EOFError, type RandomAccessFile } from "@rafkit/raf";
 import {
   type Backend,
   getBackend,
   syncDirectory as syncDirectoryEntries,
   systemCallError,
 } from "@rafkit/syscall-state";
+import { openNoFollow } from "./no-follow";
 import { decodeSyncPoint, encodeSyncPointInto, SYNC_POINT_SIZE } from "./record";
 
 /** Appends are gathered here and reach the OS in one positional write of up to this many bytes. */
@@ -52,7 +53,7 @@ export class DataFile {
     this.path = path;
     this.#writable = writable;
     this.#backend = backend;
-    this.#file = new RandomAccessFile(path, writable ? "rw" : "r", { bufferSize: 0, backend });
+    this.#file = openNoFollow(path, writable ? "rw" : "r", backend);
     this.#end = this.#flushed = this.#allocated = this.#file.length();
     this.#buffer = writable ? Buffer.allocUnsafe(APPEND_BUFFER) : Buffer.alloc(0);
     if (writable && this.#end >= SYNC_POINT_SIZE) this.#noteSealed();
@@ -328,7 +329,7 @@ export class DataFile {
 
 /** Reads a whole (small) file. */
 export function readWholeFile(path: string, backend: Backend = getBackend()): Uint8Array {
-  const file = new RandomAccessFile(path, "r", { bufferSize: 0, backend });
+  const file = openNoFollow(path, "r", backend);
   try {
     const out = new Uint8Array(file.length());
     file.readFullyAt(0, out);

@@ -35,8 +35,8 @@ export class KvLockedError extends KvError {
   /** The pid of the process holding the write lock, when known. */
   readonly holderPid?: number;
 
-  constructor(message: string, path: string, holderPid?: number) {
-    super("ERR_KV_LOCKED", message, path);
+  constructor(message: string, path: string, holderPid?: number, options?: ErrorOptions) {
+    super("ERR_KV_LOCKED", message, path, options);
     this.name = "KvLockedError";
     if (holderPid !== undefined) this.holderPid = holderPid;
   }

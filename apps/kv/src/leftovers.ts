@@ -1,8 +1,9 @@
+import * as path from "node:path";
 import type { DataFile } from "./data-file";
 import { dataFileName, hintFileName, type listStore } from "./file-names";
 import { ListingChanged } from "./listing-changed";
 import { decodeHeader, HEADER_SIZE } from "./record";
-import type { StoreDir } from "./store-dir";
+import { LOST_FOUND, type StoreDir } from "./store-dir";
 import type { StoreState } from "./store-state";
 
 // What recovery does with the files a crash, or someone else, left in the store directory.
@@ -82,16 +83,26 @@ export function removeEmpty(dir: StoreDir, ids: number[], hinted: Set<number>): 
   }
 }
 
-/** Moves a file that is not the store's into `lost+found` (a writer), and reports it. */
-export function setAside(dir: StoreDir, state: StoreState, name: string, move: boolean): void {
+/**
+ * Moves a file into `lost+found` (a writer), and reports it: one that is not the store's (`foreign`), or a data file
+ * of the store's holding no valid record (`torn-tail` at offset 0: a torn first append, or its only record damaged).
+ */
+export function setAside(
+  dir: StoreDir,
+  state: StoreState,
+  name: string,
+  move: boolean,
+  kind: "foreign" | "torn-tail" = "foreign",
+): void {
   const bytes = dir.lstat(name)?.size ?? 0;
-  if (move) dir.moveAside(name);
+  const keptAs = move ? `${LOST_FOUND}/${path.basename(dir.moveAside(name))}` : undefined;
   state.recovery.push({
     file: name,
     offset: 0,
-    kind: "foreign",
+    kind,
     action: move ? "moved" : "ignored",
     bytes,
+    ...(keptAs === undefined ? {} : { keptAs }),
   });
 }
 

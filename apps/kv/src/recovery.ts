@@ -13,6 +13,7 @@ import {
   setAside,
 } from "./leftovers";
 import { ListingChanged } from "./listing-changed";
+import { keepTail } from "./lost-found";
 import { markerFromFiles, readMarker, writeMarker } from "./marker";
 import { decodeHeader, decodeSyncPoint, HEADER_SIZE, recordSize, SYNC_POINT_SIZE } from "./record";
 import { scanDataFile } from "./scan";
@@ -293,31 +294,56 @@ class Loader {
     // to below them.
     if (cut) for (const file of zeroTails) cutTail(this.#dir, file, file.size);
     const aside: typeof torn = [];
+    /** The store's data files with no valid record: moved aside whole once the active file is in place. */
+    const empty: typeof torn = [];
+    // The newest file numbered far above the store's others (and the marker) holding no record is a stray, not the
+    // store's active file (which is numbered one above the files before it, give or take a failed compaction's
+    // outputs): it must not take over the numbering.
+    const stray = (id: number) => {
+      if (id !== lastId || listing.hintIds.has(id)) return false;
+      const others = [...this.#s.files.keys()].filter((other) => other !== id);
+      return id - Math.max(firstLive, lost.at(-1) ?? 0, ...others) > STRAY_GAP;
+    };
     for (const t of torn) {
-      // No valid record at all, and not even the start of one: not a torn append but a file the store did not
-      // write. It is kept, not cut.
-      if (t.offset === 0 && !plausibleStart(t.file)) {
-        aside.push(t);
+      if (t.offset === 0) {
+        // No valid record at all, and not even the start of one: not a torn append but a file the store did not
+        // write. It is kept, not cut. The start of one: a torn first append or a damaged only record, which
+        // cannot be told apart; kept whole too, never cut to nothing.
+        (plausibleStart(t.file) && !stray(t.id) ? empty : aside).push(t);
         continue;
       }
       const bytes = t.file.size - t.offset;
+      const name = dataFileName(t.id);
+      // Kept before the cut: a torn tail may be damaged fsynced records that no sync point attests.
+      const keptAs = cut ? keepTail(this.#dir, t.file, name, t.offset) : undefined;
       if (cut) cutTail(this.#dir, t.file, t.offset);
       this.#s.recovery.push({
-        file: dataFileName(t.id),
+        file: name,
         offset: t.offset,
         kind: "torn-tail",
         action: cut ? "truncated" : "ignored",
         bytes,
+        ...(keptAs === undefined ? {} : { keptAs }),
       });
     }
+    for (const t of empty) {
+      if (!cut) {
+        const bytes = t.file.size;
+        this.#s.recovery.push({
+          file: dataFileName(t.id),
+          offset: 0,
+          kind: "torn-tail",
+          action: "ignored",
+          bytes,
+        });
+        continue;
+      }
+      closeQuietly(t.file);
+      this.#s.files.delete(t.id);
+    }
     const newest = lastId === undefined ? undefined : this.#s.files.get(lastId);
-    if (newest && lastId !== undefined && newest.size === 0 && !listing.hintIds.has(lastId)) {
-      // An empty newest file numbered far above the store's others (and the marker) is a stray, not the store's
-      // active file (which is numbered one above the files before it, give or take a failed compaction's outputs):
-      // it must not take over the numbering.
-      const others = [...this.#s.files.keys()].filter((id) => id !== lastId);
-      const below = Math.max(firstLive, lost.at(-1) ?? 0, ...others);
-      if (lastId - below > STRAY_GAP) aside.push({ file: newest, offset: 0, id: lastId });
+    if (newest && lastId !== undefined && newest.size === 0 && stray(lastId)) {
+      aside.push({ file: newest, offset: 0, id: lastId });
     }
     for (const t of aside) {
       if (cut) {
@@ -327,11 +353,27 @@ class Loader {
       setAside(this.#dir, this.#s, dataFileName(t.id), cut);
     }
     if (aside.length > 0) {
-      // A stray file does not set the numbering.
-      const kept = [...this.#s.files.keys()];
+      // A stray file does not set the numbering; the store's own files do, those to be moved aside too.
+      const kept = [...this.#s.files.keys(), ...empty.map((t) => t.id)];
       this.#s.nextId = Math.max(firstLive, Math.max(0, ...kept) + 1, (lost.at(-1) ?? 0) + 1, 1);
     }
     if (this.#s.readOnlyReason !== undefined) return;
+    this.#pickActive(lastId, corrupt);
+    // After a new active file (numbered above them) is durable: moved first, the only file at or above the marker
+    // could be gone when a power cut hits before the new one exists, and the next open would refuse the marker.
+    for (const t of empty) {
+      // A hint of no record (its coverage 0) is derived data that describes nothing; alone, it would read as lost
+      // data.
+      if (this.#dir.lstat(hintFileName(t.id)) !== undefined) {
+        this.#dir.remove(hintFileName(t.id));
+        this.#dir.sync();
+      }
+      setAside(this.#dir, this.#s, dataFileName(t.id), true, "torn-tail");
+    }
+  }
+
+  /** The active file: the newest data file when it is sound and has room, else a new one. */
+  #pickActive(lastId: number | undefined, corrupt: boolean): void {
     const last = lastId === undefined ? undefined : this.#s.files.get(lastId);
     if (last && lastId !== undefined && !corrupt && last.size < this.#s.maxFileSize) {
       // Made durable, so that the first append's sync point attests what the file already holds (a crashed

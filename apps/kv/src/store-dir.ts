@@ -1,8 +1,8 @@
 import * as fs from "node:fs";
 import * as path from "node:path";
-import { RandomAccessFile } from "@rafkit/raf";
-import { type Backend, errnoOf, getBackend, systemCallError } from "@rafkit/syscall-state";
+import { type Backend, getBackend } from "@rafkit/syscall-state";
 import { DataFile, readWholeFile, syncDirectory } from "./data-file";
+import { linkError, openNoFollow } from "./no-follow";
 
 /** What {@link DirectoryOps.stat} tells about a path. */
 export interface FileStat {
@@ -73,7 +73,7 @@ export const realDirectory: DirectoryOps = {
 
 /** Writes `bytes` to `path` (created or cut to empty first) through `backend`, and fsyncs it. */
 function writeFileSynced(p: string, bytes: Uint8Array, backend: Backend): void {
-  const file = new RandomAccessFile(p, "rw", { bufferSize: 0, backend });
+  const file = openNoFollow(p, "rw", backend);
   try {
     file.setLength(0);
     file.writeAt(0, bytes);
@@ -180,23 +180,17 @@ export class StoreDir {
 
   /**
    * Throws `ELOOP` (as `O_NOFOLLOW` would) when `name` is a symbolic link: the store makes none, and one planted
-   * in its directory could point its reads, truncates and writes at any file.
+   * in its directory could point its reads, truncates and writes at any file. This is the check a
+   * {@link DirectoryOps} of a test gets too; the real opens check again on the opened descriptor
+   * (`no-follow.ts`), so that a link swapped in after this `lstat` is refused as well.
    */
   refuseLink(name: string): void {
-    if (this.lstat(name)?.isSymbolicLink !== true) return;
-    const path = this.file(name);
-    const error = systemCallError(-errnoOf("ELOOP"), "open", path);
-    error.message = `${path} is a symbolic link, which rafkv does not follow (it makes none itself): ELOOP, open '${path}'`;
-    throw error;
+    if (this.lstat(name)?.isSymbolicLink === true) throw linkError(this.file(name));
   }
 
   /** Moves `name` into {@link LOST_FOUND} (made when missing), under a name not taken there; returns its new path. */
   moveAside(name: string): string {
-    const folder = this.file(LOST_FOUND);
-    if (this.ops.stat(folder, false) === undefined) {
-      this.ops.makeDirectory(folder);
-      this.sync();
-    }
+    const folder = this.lostFound();
     let target = path.join(folder, name);
     for (let n = 1; this.ops.stat(target, false) !== undefined; n++) {
       target = path.join(folder, `${name}.${n}`);
@@ -205,6 +199,20 @@ export class StoreDir {
     this.ops.syncDirectory(folder);
     this.sync();
     return target;
+  }
+
+  /**
+   * The path of {@link LOST_FOUND}, made (and the directory fsynced) when missing. A link planted in its place is
+   * refused (`ELOOP`): files renamed or copied into it would land wherever it points.
+   */
+  lostFound(): string {
+    const folder = this.file(LOST_FOUND);
+    this.refuseLink(LOST_FOUND);
+    if (this.ops.stat(folder, false) === undefined) {
+      this.ops.makeDirectory(folder);
+      this.sync();
+    }
+    return folder;
   }
 
   /** Replaces `name` atomically with `bytes`: write a temp file, fsync, rename, fsync the directory. */

@@ -1,6 +1,7 @@
-import { type FileLock, LockUnsupportedError, RandomAccessFile } from "@rafkit/raf";
+import { type FileLock, LockUnsupportedError, type RandomAccessFile } from "@rafkit/raf";
 import { KvLockedError } from "./errors";
 import { LOCK_FILE } from "./file-names";
+import { openNoFollow } from "./no-follow";
 import type { StoreDir } from "./store-dir";
 
 /** Stores open in this process, by real path: locks between two opens of one process are not reliable everywhere. */
@@ -51,13 +52,12 @@ export class StoreLock {
         process.pid,
       );
     }
-    const options = { bufferSize: 0 };
     let file: RandomAccessFile;
     try {
-      file = new RandomAccessFile(path, "rw", options);
+      file = openNoFollow(path, "rw");
     } catch (error) {
-      if (!shared) throw error;
-      file = new RandomAccessFile(path, "r", options); // a read-only directory
+      if (!shared || (error as { code?: unknown }).code === "ELOOP") throw error;
+      file = openNoFollow(path, "r"); // a read-only directory
     }
     let lock: FileLock | null;
     try {

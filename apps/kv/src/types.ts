@@ -7,15 +7,26 @@ export interface RecoveryIssue {
   /** The data file's name. */
   readonly file: string;
   readonly offset: number;
-  /** `foreign`: a file the store did not write (no valid record at all, or an id no store numbers). */
+  /**
+   * `foreign`: a file the store did not write (no valid record, and not even a record's start; or an id no store
+   * numbers). `torn-tail` at offset 0: a data file of the store's with no valid record (a torn first append, or its
+   * only record damaged: they cannot be told apart).
+   */
   readonly kind: Damage["kind"] | "foreign";
   /**
-   * `truncated`: a torn tail cut off; `ignored`: left in place (read-only); `skipped`: records dropped (repair);
-   * `moved`: a foreign file moved into the store's `lost+found/` folder, untouched.
+   * `truncated`: a torn tail cut off, its bytes kept in `lost+found/` first (see {@link RecoveryIssue.keptAs});
+   * `ignored`: left in place (read-only); `skipped`: records dropped (repair); `moved`: a file moved into the
+   * store's `lost+found/` folder whole, untouched.
    */
   readonly action: "truncated" | "ignored" | "skipped" | "moved";
   /** Bytes the damage spans. */
   readonly bytes: number;
+  /**
+   * Where a writable open kept the bytes it took out of the store, relative to the store directory: the file moved
+   * (`lost+found/0000000007.data`), or the copy of a torn tail it cut off, named after its file and offset
+   * (`lost+found/0000000007.data.cut-at-4096`). Not part of the store: inspect, then delete them.
+   */
+  readonly keptAs?: string;
 }
 
 /** A snapshot of the store's shape, from {@link Store.stats}. */
@@ -77,6 +88,11 @@ export interface VerifyReport {
   readonly problems: readonly string[];
   /** Torn tails: interrupted appends that the next writable open cuts off. Not a failure. */
   readonly tornTails: readonly string[];
+  /**
+   * Files in the store's `lost+found/` folder (`lost+found/NAME`): what earlier opens took out of the store and kept
+   * (see {@link RecoveryIssue.keptAs}). Not part of the store, and not a failure.
+   */
+  readonly keptAside: readonly string[];
 }
 
 /** Options of {@link Store.keys} and {@link Store.entries}. */

@@ -5,6 +5,7 @@ import { decodeHint, type HintEntry } from "./hint-file";
 import type { ProgressCallback } from "./options";
 import { recordSize } from "./record";
 import { scanDataFile } from "./scan";
+import { LOST_FOUND } from "./store-dir";
 import type { StoreState } from "./store-state";
 import type { VerifyReport } from "./types";
 
@@ -95,5 +96,18 @@ export async function verifyStore(
     bytes: total,
     problems,
     tornTails,
+    keptAside: keptAside(state),
   };
+}
+
+/** The files in `lost+found/`, skipping copies an interrupted open left half written (`.tmp`). */
+function keptAside(state: StoreState): string[] {
+  const dir = state.dir;
+  const folder = dir.file(LOST_FOUND);
+  if (dir.ops.stat(folder, false)?.isDirectory !== true) return [];
+  return dir.ops
+    .list(folder)
+    .filter((name) => !name.endsWith(".tmp"))
+    .sort()
+    .map((name) => `${LOST_FOUND}/${name}`);
 }

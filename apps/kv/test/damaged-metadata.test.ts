@@ -1,6 +1,8 @@
+import { spawn } from "node:child_process";
 import * as fs from "node:fs";
 import * as path from "node:path";
-import { describe, expect, it } from "vitest";
+import { getBackend } from "@rafkit/syscall-state";
+import { describe, expect, it, vi } from "vitest";
 import { crc32, open } from "../src";
 import { HEADER_SIZE } from "../src/record";
 import { dataFiles, flipByte, recordOffsets, tempDir } from "./helpers";
@@ -161,6 +163,72 @@ describe("a planted symbolic link", () => {
     },
   );
 
+  /**
+   * The race the `lstat` check leaves: the regular file is replaced by a link to `target` just before the backend's
+   * `open` (after every `lstat` of the store), so the open follows it. The check on the opened descriptor refuses it.
+   */
+  const swapBeforeOpen = (name: string, target: string) => {
+    const backend = getBackend();
+    const real = backend.open.bind(backend);
+    let swapped = 0;
+    const spy = vi.spyOn(backend, "open").mockImplementation((p, mode) => {
+      if (p === name && swapped++ === 0) {
+        fs.rmSync(p, { force: true });
+        fs.symlinkSync(target, p);
+      }
+      return real(p, mode);
+    });
+    return { spy, swapped: () => swapped };
+  };
+
+  it.each(["LOCK", "data", "hint"])(
+    "swapped in for %s between the lstat and the open is refused, and its target is untouched",
+    async (which) => {
+      for (const readOnly of [false, true]) {
+        const dir = await twoFiles();
+        if (which === "LOCK") fs.writeFileSync(path.join(dir, "LOCK"), "");
+        const name =
+          which === "data"
+            ? path.join(dir, dataFiles(dir)[1]!)
+            : which === "hint"
+              ? hintOf(dir, 1)
+              : path.join(dir, which);
+        const target = path.join(tempDir(), "victim");
+        fs.writeFileSync(target, "precious");
+        const { spy, swapped } = swapBeforeOpen(name, target);
+        try {
+          await expect(open(dir, { readOnly })).rejects.toMatchObject({
+            code: "ELOOP",
+            syscall: "open",
+            message: expect.stringMatching(
+              /was replaced .* while rafkv opened it, which rafkv does not follow/,
+            ),
+          });
+        } finally {
+          spy.mockRestore();
+        }
+        expect(swapped()).toBeGreaterThan(0);
+        expect(fs.readFileSync(target, "utf8")).toBe("precious");
+      }
+    },
+  );
+
+  it("swapped in for a temp file between its lstat and its open is refused before anything is written", async () => {
+    const dir = await twoFiles();
+    const db = await open(dir);
+    const target = path.join(tempDir(), "victim");
+    fs.writeFileSync(target, "precious");
+    const { spy, swapped } = swapBeforeOpen(path.join(dir, "MERGED.tmp"), target);
+    try {
+      await expect(db.compact()).rejects.toMatchObject({ code: "ELOOP" });
+    } finally {
+      spy.mockRestore();
+      await db.close();
+    }
+    expect(swapped()).toBe(1);
+    expect(fs.readFileSync(target, "utf8")).toBe("precious");
+  });
+
   it("named as a temp file is removed as a leftover, never written through", async () => {
     const { dir, target, name } = await plant("MERGED.tmp");
     const db = await open(dir);
@@ -215,6 +283,48 @@ describe("backup", () => {
     expect((await rafkv([dest, "get", "k"])).out).toBe("v");
     expect((await rafkv([dir, "backup", dest])).code).toBe(2);
   });
+});
+
+describe("rafkv DIR backup DEST while another process writes", () => {
+  // Only OS locks keep a reader out while another process writes (the node backend has none).
+  it.skipIf(getBackend().features?.locks === false)(
+    "is refused with the lock's code and a message naming the library's online backup(dest)",
+    async () => {
+      const dir = tempDir();
+      const dist = new URL("../dist/index.js", import.meta.url).href;
+      const child = spawn(
+        process.execPath,
+        [
+          "--input-type=module",
+          "-e",
+          `const db = await (await import(${JSON.stringify(dist)})).open(${JSON.stringify(dir)});
+         await db.put("k", "v");
+         console.log("open");
+         process.stdin.on("data", async () => { await db.close(); process.exit(0); });`,
+        ],
+        { stdio: ["pipe", "pipe", "inherit"] },
+      );
+      const exited = new Promise((resolve) => child.on("exit", resolve));
+      try {
+        await new Promise((resolve) => child.stdout.once("data", resolve));
+        const dest = path.join(tempDir(), "copy");
+        const r = await rafkv([dir, "backup", dest]);
+        expect(r.code).toBe(3);
+        expect(r.err).toMatch(
+          new RegExp(
+            `^rafkv: cannot back up .*: store .* is locked for writing by process ${child.pid}\\. .*opens the store read-only.*db\\.backup\\(dest\\)`,
+          ),
+        );
+        expect(fs.existsSync(dest)).toBe(false);
+      } finally {
+        child.stdin.write("close");
+        await exited;
+      }
+      const help = await rafkv(["backup", "--help"]);
+      expect(help.out).toMatch(/cannot run while another process has the store open for writing/);
+      expect(help.out).toMatch(/backup\(dest\)/);
+    },
+  );
 });
 
 describe("files the store did not write", () => {
