@@ -10,7 +10,7 @@ import {
 } from "@rafkit/syscall-state";
 import { parseMode } from "./modes";
 import { DEFAULT_BUFFER_SIZE, type RandomAccessFileOptions } from "./options";
-import { Window } from "./window";
+import { Window } from "./window/window";
 
 const EISDIR = errnoOf("EISDIR");
 
