@@ -271,11 +271,11 @@ ${encoded.map((s) => `      ${s}\n`).join("")}      w.rawPointer = p + ${p.width
 };
 
 const syncReadAt = (p) => `  read${p.name}At(${POSITION}): ${p.read} {
-    return this.#io.getAt(position, ${p.constant});
+    return this.#getAt(position, ${p.constant});
   }`;
 
 const syncWriteAt = (p) => `  write${p.name}At(${POSITION}, v: ${p.write}): void {
-    this.#io.putAt(position, ${p.constant} as Primitive<unknown, ${p.write}>, v);
+    this.#putAt(position, ${p.constant} as Primitive<unknown, ${p.write}>, v);
   }`;
 
 const syncReadArray = (
@@ -291,6 +291,7 @@ const syncWriteArray = (
   }`;
 
 const sync = `${HEADER}import type { RandomAccessFileApi } from "../api";
+import { toPosition } from "../position";
 ${imports(ALL, "../primitives")}
 import type { Window } from "../window/window";
 import type { SyncDriver } from "./driver";
@@ -331,6 +332,50 @@ ${methods(writers, syncWrite)}
 ${methods(PRIMITIVES, syncReadAt)}
 
 ${methods(writers, syncWriteAt)}
+
+  // Here rather than in the driver, where the positional hot paths measured slower (BENCHMARKS.md).
+
+  /** A positional primitive read: straight from the window when the bytes are there. */
+  #getAt<R>(position: number | bigint, p: Primitive<R, unknown>): R {
+    const w = this.#w;
+    const i = w.takeReadAt(position, p.width);
+    if (i >= 0) return p.get(w.codec, w.view, i);
+    // \`readPrimitive\` at \`position\` (as \`at\` runs it), without its generators.
+    const pos = toPosition(position, "position");
+    const saved = w.pointer;
+    w.pointer = pos;
+    try {
+      let j = w.takeRead(p.width);
+      if (j < 0) j = this.#io.fill(p.width);
+      return p.get(w.codec, w.view, j);
+    } finally {
+      w.pointer = saved;
+    }
+  }
+
+  /** A positional primitive write: straight into the window when there is room. */
+  #putAt<W>(position: number | bigint, p: Primitive<unknown, W>, value: W): void {
+    const v = p.coerce(value);
+    const w = this.#w;
+    const i = w.writeIndexAt(position, p.width);
+    if (i < 0) {
+      // \`writePrimitive\` at \`position\` (as \`at\` runs it), without its generators.
+      const pos = toPosition(position, "position");
+      const saved = w.pointer;
+      w.pointer = pos;
+      try {
+        let j = w.writeIndex(p.width);
+        if (j < 0) j = this.#io.room(p.width);
+        p.set(w.codec, w.view, j, v);
+        this.#io.commit(j, p.width);
+      } finally {
+        w.pointer = saved;
+      }
+      return;
+    }
+    p.set(w.codec, w.view, i, v);
+    if (w.commitAt(i, p.width)) this.#io.flushAll();
+  }
 
 ${methods(arrays, syncReadArray)}
 

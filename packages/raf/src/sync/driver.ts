@@ -215,48 +215,6 @@ export class SyncDriver {
     return this.backend.pwrite(this.w.fd, scratch, 0, n, this.w.rawPointer);
   }
 
-  /** A positional primitive read: straight from the window when the bytes are there. */
-  getAt<R>(position: number | bigint, p: Primitive<R, unknown>): R {
-    const w = this.w;
-    const i = w.takeReadAt(position, p.width);
-    if (i >= 0) return p.get(w.codec, w.view, i);
-    // `readPrimitive` at `position` (as `at` runs it), without its generators.
-    const pos = toPosition(position, "position");
-    const saved = w.pointer;
-    w.pointer = pos;
-    try {
-      let j = w.takeRead(p.width);
-      if (j < 0) j = this.fill(p.width);
-      return p.get(w.codec, w.view, j);
-    } finally {
-      w.pointer = saved;
-    }
-  }
-
-  /** A positional primitive write: straight into the window when there is room. */
-  putAt<W>(position: number | bigint, p: Primitive<unknown, W>, value: W): void {
-    const v = p.coerce(value);
-    const w = this.w;
-    const i = w.writeIndexAt(position, p.width);
-    if (i < 0) {
-      // `writePrimitive` at `position` (as `at` runs it), without its generators.
-      const pos = toPosition(position, "position");
-      const saved = w.pointer;
-      w.pointer = pos;
-      try {
-        let j = w.writeIndex(p.width);
-        if (j < 0) j = this.room(p.width);
-        p.set(w.codec, w.view, j, v);
-        this.commit(j, p.width);
-      } finally {
-        w.pointer = saved;
-      }
-      return;
-    }
-    p.set(w.codec, w.view, i, v);
-    if (w.commitAt(i, p.width)) this.flushAll();
-  }
-
   /** Runs `op` at `position` (positional I/O): the file pointer does not move. */
   at<T>(position: number | bigint, op: Op<T>): T {
     return this.run(at(this.w, toPosition(position, "position"), op));
