@@ -6,7 +6,7 @@
  *
  * @packageDocumentation
  */
-export { type ByteOrder, UTFDataFormatError } from "@rafkit/bits";
+export { type ByteOrder, OutOfRangeError, UTFDataFormatError } from "@rafkit/bits";
 export { AsyncOpenRequiredError, SystemCallError } from "@rafkit/syscall-state/browser";
 export { AsyncRandomAccessFile } from "./browser/async-random-access-file";
 export type { WebLockOptions } from "./browser/held-web-locks";

@@ -1,3 +1,5 @@
+import { OutOfRangeError } from "@rafkit/bits";
+
 /**
  * Thrown when a read needs more bytes than remain before end of file: Java's `EOFException`.
  * The bytes that did remain have been consumed, as in Java.
@@ -26,15 +28,13 @@ export class ClosedError extends Error {
 }
 
 /**
- * Thrown for an offset, length or position outside its range, before any I/O: Java's
- * `IndexOutOfBoundsException` (and its `IOException("Negative seek offset")`). Node's code for it.
+ * @deprecated Use `OutOfRangeError` (re-exported here from `@rafkit/bits`): this is the same class under
+ * its old name, so `instanceof` holds with either. Thrown for an offset, length or position outside its
+ * range, before any I/O: Java's `IndexOutOfBoundsException` (and its `IOException("Negative seek offset")`).
  */
-export class OffsetRangeError extends RangeError {
-  /** Always `"RangeError"`, as Node names its `ERR_OUT_OF_RANGE` errors. */
-  override readonly name = "RangeError";
-  /** Stable error code: `"ERR_OUT_OF_RANGE"`. */
-  readonly code = "ERR_OUT_OF_RANGE";
-}
+export const OffsetRangeError: typeof OutOfRangeError = OutOfRangeError;
+/** @deprecated Use `OutOfRangeError`: the same class (see the value of this name). */
+export type OffsetRangeError = OutOfRangeError;
 
 /** Java's `Objects.checkFromIndexSize(off, len, length)`, with its message. */
 export function checkFromIndexSize(off: number, len: number, length: number): void {
@@ -45,9 +45,7 @@ export function checkFromIndexSize(off: number, len: number, length: number): vo
     len < 0 ||
     off > length - len
   ) {
-    throw new OffsetRangeError(
-      `Range [${off}, ${off} + ${len}) out of bounds for length ${length}`,
-    );
+    throw new OutOfRangeError(`Range [${off}, ${off} + ${len}) out of bounds for length ${length}`);
   }
 }
 

@@ -4,7 +4,7 @@
  *
  * @packageDocumentation
  */
-export { type ByteOrder, UTFDataFormatError } from "@rafkit/bits";
+export { type ByteOrder, OutOfRangeError, UTFDataFormatError } from "@rafkit/bits";
 export { SystemCallError } from "@rafkit/syscall-state";
 export type {
   DataInputApi,

@@ -1,7 +1,7 @@
 import { isMainThread } from "node:worker_threads";
 import type { SyncBackend } from "@rafkit/syscall-state";
 import { forgetHolder } from "./thread-locks";
-import type { Window } from "./window";
+import type { Window } from "./window/window";
 
 /** What the guard needs to clean up after an instance: never the instance itself, or it could not be collected. */
 interface Held {

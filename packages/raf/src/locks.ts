@@ -1,3 +1,4 @@
+import { OutOfRangeError } from "@rafkit/bits";
 import {
   errnoOf,
   type FileMode,
@@ -5,12 +6,7 @@ import {
   type SyncBackend,
   systemCallError,
 } from "@rafkit/syscall-state";
-import {
-  LockModeError,
-  LockUnsupportedError,
-  OffsetRangeError,
-  OverlappingFileLockError,
-} from "./errors";
+import { LockModeError, LockUnsupportedError, OverlappingFileLockError } from "./errors";
 import { toPosition } from "./position";
 import {
   forgetHolder,
@@ -57,7 +53,7 @@ export function planLock(options: LockOptions, mode: FileMode, backend: SyncBack
   if (options.size !== undefined) {
     size = toPosition(options.size, "lock size");
     if (size === 0)
-      throw new OffsetRangeError(
+      throw new OutOfRangeError(
         "lock size must be positive (omit it to lock to the end of the file)",
       );
   }

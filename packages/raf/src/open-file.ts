@@ -1,5 +1,5 @@
 import { fileURLToPath } from "node:url";
-import { type ByteOrder, type ViewCodec, viewCodecFor } from "@rafkit/bits";
+import { type ByteOrder, OutOfRangeError, type ViewCodec, viewCodecFor } from "@rafkit/bits";
 import {
   type Backend,
   errnoOf,
@@ -8,10 +8,9 @@ import {
   type SyncBackend,
   systemCallError,
 } from "@rafkit/syscall-state";
-import { OffsetRangeError } from "./errors";
 import { parseMode } from "./modes";
 import { DEFAULT_BUFFER_SIZE, type RandomAccessFileOptions } from "./options";
-import { Window } from "./window";
+import { Window } from "./window/window";
 
 const EISDIR = errnoOf("EISDIR");
 
@@ -38,7 +37,7 @@ export function planOpen(
   const p = typeof path === "string" ? path : fileURLToPath(path);
   const bufferSize = options.bufferSize ?? DEFAULT_BUFFER_SIZE;
   if (!Number.isSafeInteger(bufferSize) || bufferSize < 0 || bufferSize > 2 ** 30) {
-    throw new OffsetRangeError(`bufferSize must be an integer in [0, 2^30], got ${bufferSize}`);
+    throw new OutOfRangeError(`bufferSize must be an integer in [0, 2^30], got ${bufferSize}`);
   }
   const order = options.byteOrder ?? "big";
   const codec = viewCodecFor(order);

@@ -13,14 +13,23 @@ import { EOFError } from "./errors";
 import { LOCK_SYSCALL } from "./locks";
 import { toCount, toPosition } from "./position";
 import type { Primitive } from "./primitives";
-import { EOF, IO, type Step, type SystemCall, type Window } from "./window";
+import {
+  endPrimitiveRead,
+  lineResult,
+  planLine,
+  planRead,
+  planReadBytes,
+} from "./window/read-planning";
+import { EOF, IO, requestCall, type Step, type SystemCall } from "./window/request";
+import type { Window } from "./window/window";
+import { planFlush, planRoom, planWriteBytes } from "./window/write-planning";
 
 const EINVAL = errnoOf("EINVAL");
 
 /**
  * An operation on a {@link Window}, written once for both drivers: a generator that yields each time
  * the window asks for its pending system call. The driver (sync: `pread`/`pwrite`; async: their
- * `*Async` twins, awaited) performs it, hands the result to `Window.complete`, and resumes the
+ * `*Async` twins, awaited) performs it, hands the result to `complete`, and resumes the
  * generator; an I/O error is thrown into the generator (so its `finally` blocks run). Most calls
  * finish without yielding at all, served from the window.
  */
@@ -30,20 +39,20 @@ export type Op<T> = Generator<void, T, void>;
 export function* fill(w: Window, n: number): Op<number> {
   w.begin();
   let s: Step;
-  while ((s = w.planRead(n)) === IO) yield;
-  return w.endPrimitiveRead(n, s);
+  while ((s = planRead(w, n)) === IO) yield;
+  return endPrimitiveRead(w, n, s);
 }
 
 /** Room for `n` bytes at the pointer: their index in `buf` (then `commit`). */
 export function* room(w: Window, n: number): Op<number> {
   w.beginWrite();
-  while (w.planRoom(n) === IO) yield;
+  while (planRoom(w, n) === IO) yield;
   return w.progress.readyIndex;
 }
 
 /** Writes the dirty range to the file. */
 export function* flushAll(w: Window): Op<void> {
-  while (w.planFlush() === IO) yield;
+  while (planFlush(w) === IO) yield;
 }
 
 /** Writes the window after a `commit` that asked for it (write-through modes). */
@@ -72,7 +81,7 @@ export function* readByte(w: Window): Op<number> {
   if (i >= 0) return w.buf[i]!;
   w.begin();
   let s: Step;
-  while ((s = w.planRead(1)) === IO) yield;
+  while ((s = planRead(w, 1)) === IO) yield;
   if (s === EOF) return -1;
   const at = w.progress.readyIndex;
   w.consume(1);
@@ -89,7 +98,7 @@ export function* readBytes(
 ): Op<Step> {
   w.begin();
   let s: Step;
-  while ((s = w.planReadBytes(dst, off, len, some)) === IO) yield;
+  while ((s = planReadBytes(w, dst, off, len, some)) === IO) yield;
   return s;
 }
 
@@ -114,7 +123,7 @@ export function* writeBytes(w: Window, src: Uint8Array, off: number, len: number
     return;
   }
   w.beginWrite();
-  while (w.planWriteBytes(src, off, len) === IO) yield;
+  while (planWriteBytes(w, src, off, len) === IO) yield;
   if (w.writeThrough) yield* flushAll(w);
 }
 
@@ -125,8 +134,8 @@ export function* readLine(
 ): Op<string | null> {
   w.begin();
   let s: Step;
-  while ((s = w.planLine(latin1)) === IO) yield;
-  return w.lineResult(s);
+  while ((s = planLine(w, latin1)) === IO) yield;
+  return lineResult(w, s);
 }
 
 /** Java's `readUTF`: a big-endian 2-byte length, then modified UTF-8. */
@@ -214,7 +223,7 @@ export function* readArray(
   }
   for (let k = 0; k < count; ) {
     let s: Step;
-    while ((s = w.planRead(width)) === IO) yield;
+    while ((s = planRead(w, width)) === IO) yield;
     if (s === EOF) {
       w.consume(w.progress.readyBytes);
       throw new EOFError();
@@ -260,14 +269,14 @@ export function* at<T>(w: Window, position: number, op: Op<T>): Op<T> {
 
 // ---- the operations that make other system calls: written once, each call a yield ----
 
-/** Makes `call` (see {@link Window.requestCall}) and returns its raw result (`-errno` on failure). */
+/** Makes `call` (see {@link requestCall}) and returns its raw result (`-errno` on failure). */
 export function* systemCall(
   w: Window,
   call: SystemCall,
   length = 0,
   lock?: LockRequest,
 ): Op<number> {
-  w.requestCall(call, length, lock);
+  requestCall(w, call, length, lock);
   yield;
   return w.request.callResult;
 }

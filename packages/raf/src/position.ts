@@ -1,16 +1,16 @@
-import { OffsetRangeError } from "./errors";
+import { OutOfRangeError } from "@rafkit/bits";
 
 const MAX = BigInt(Number.MAX_SAFE_INTEGER);
 
 /**
  * A file offset or length from a `number` or `bigint`, as an exact `number`. Throws
- * {@link OffsetRangeError} for a negative value (Java's "Negative seek offset" for `seek`), a
+ * {@link OutOfRangeError} for a negative value (Java's "Negative seek offset" for `seek`), a
  * fraction, or a value above `Number.MAX_SAFE_INTEGER` (8 PiB, beyond any file system).
  */
 export function toPosition(value: number | bigint, what: string): number {
   if (typeof value === "bigint") {
     if (value < 0n) throw negative(what);
-    if (value > MAX) throw new OffsetRangeError(`${what} ${value} exceeds Number.MAX_SAFE_INTEGER`);
+    if (value > MAX) throw new OutOfRangeError(`${what} ${value} exceeds Number.MAX_SAFE_INTEGER`);
     return Number(value);
   }
   if (typeof value !== "number") {
@@ -20,13 +20,13 @@ export function toPosition(value: number | bigint, what: string): number {
   }
   if (value < 0) throw negative(what);
   if (!Number.isSafeInteger(value)) {
-    throw new OffsetRangeError(`${what} must be a safe integer, got ${value}`);
+    throw new OutOfRangeError(`${what} must be a safe integer, got ${value}`);
   }
   return value;
 }
 
-function negative(what: string): OffsetRangeError {
-  return new OffsetRangeError(what === "seek offset" ? "Negative seek offset" : `Negative ${what}`);
+function negative(what: string): OutOfRangeError {
+  return new OutOfRangeError(what === "seek offset" ? "Negative seek offset" : `Negative ${what}`);
 }
 
 /**
@@ -43,7 +43,7 @@ export function toCount(value: number, what: string): number {
     throw error;
   }
   if (!Number.isSafeInteger(value)) {
-    throw new OffsetRangeError(`${what} must be a safe integer, got ${value}`);
+    throw new OutOfRangeError(`${what} must be a safe integer, got ${value}`);
   }
   return value;
 }

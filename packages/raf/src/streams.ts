@@ -1,5 +1,5 @@
 import { Readable, Writable } from "node:stream";
-import { OffsetRangeError } from "./errors";
+import { OutOfRangeError } from "@rafkit/bits";
 import { toCount, toPosition } from "./position";
 
 /** Options of `createReadStream`: a byte range, as `fs.createReadStream`'s. */
@@ -33,7 +33,7 @@ const DEFAULT_HIGH_WATER_MARK = 64 * 1024;
 function checkHighWaterMark(value: number | undefined): number {
   if (value === undefined) return DEFAULT_HIGH_WATER_MARK;
   if (toCount(value, "highWaterMark") < 0) {
-    throw new OffsetRangeError(`highWaterMark must not be negative, got ${value}`);
+    throw new OutOfRangeError(`highWaterMark must not be negative, got ${value}`);
   }
   return value;
 }
@@ -44,7 +44,7 @@ export function createRangeReadStream(file: PositionalFile, options: ReadStreamO
   const last =
     options.end === undefined ? Number.POSITIVE_INFINITY : toPosition(options.end, "end");
   if (last < pos - 1) {
-    throw new OffsetRangeError(`"end" (${last}) must be at least "start" - 1 (${pos - 1})`);
+    throw new OutOfRangeError(`"end" (${last}) must be at least "start" - 1 (${pos - 1})`);
   }
   const highWaterMark = checkHighWaterMark(options.highWaterMark);
   return new Readable({

@@ -1,5 +1,9 @@
 import { describe, expect, test } from "vitest";
-import { IO, Window } from "../src/window";
+import { complete } from "../src/window/complete";
+import { planRead } from "../src/window/read-planning";
+import { IO } from "../src/window/request";
+import { Window } from "../src/window/window";
+import { planFlush, planRoom } from "../src/window/write-planning";
 
 describe("Window, unbuffered", () => {
   test("each request hands the driver an exact-length view at offset 0, the same one every time (no per-call subarray)", () => {
@@ -8,7 +12,7 @@ describe("Window, unbuffered", () => {
     for (let round = 0; round < 3; round++) {
       for (const width of [1, 2, 4, 8]) {
         w.begin();
-        expect(w.planRead(width)).toBe(IO);
+        expect(planRead(w, width)).toBe(IO);
         expect([
           w.request.offset,
           w.request.length,
@@ -18,16 +22,16 @@ describe("Window, unbuffered", () => {
         expect(w.request.buffer.buffer).toBe(w.buf.buffer);
         if (round === 0) seen.set(width, w.request.buffer);
         else expect(w.request.buffer).toBe(seen.get(width));
-        w.complete(width);
+        complete(w, width);
         w.consume(width);
       }
     }
     // A write: its flush uses the same views.
     w.beginWrite();
-    expect(w.planRoom(4)).not.toBe(IO);
+    expect(planRoom(w, 4)).not.toBe(IO);
     w.buf.set([1, 2, 3, 4], w.progress.readyIndex);
     expect(w.commit(w.progress.readyIndex, 4)).toBe(true);
-    expect(w.planFlush()).toBe(IO);
+    expect(planFlush(w)).toBe(IO);
     expect(w.request.buffer).toBe(seen.get(4));
     expect([...w.request.buffer]).toEqual([1, 2, 3, 4]);
   });
@@ -35,7 +39,7 @@ describe("Window, unbuffered", () => {
   test("buffered windows pass the whole buffer with an offset, as before", () => {
     const w = new Window(-1, "x", 64, { readOnly: false, writeThrough: false });
     w.begin();
-    expect(w.planRead(4)).toBe(IO);
+    expect(planRead(w, 4)).toBe(IO);
     expect(w.request.buffer).toBe(w.buf);
     expect(w.request.length).toBe(64);
   });

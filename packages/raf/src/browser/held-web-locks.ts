@@ -1,5 +1,6 @@
+import { OutOfRangeError } from "@rafkit/bits";
 import type { FileMode } from "@rafkit/syscall-state/browser";
-import { ClosedError, LockModeError, OffsetRangeError, OverlappingFileLockError } from "../errors";
+import { ClosedError, LockModeError, OverlappingFileLockError } from "../errors";
 import {
   type AsyncFileLock,
   type FileLock,
@@ -61,7 +62,7 @@ export class HeldWebLocks<L extends FileLock | AsyncFileLock> {
     if (options.size !== undefined) {
       size = toPosition(options.size, "lock size");
       if (size === 0)
-        throw new OffsetRangeError(
+        throw new OutOfRangeError(
           "lock size must be positive (omit it to lock to the end of the file)",
         );
     }

@@ -1,0 +1,335 @@
+import { BigEndianView, type ViewCodec } from "@rafkit/bits";
+import { errnoOf, systemCallError } from "@rafkit/syscall-state";
+import { ClosedError } from "../errors";
+import { CALL, OperationProgress, PendingRequest } from "./request";
+
+const EBADF = errnoOf("EBADF");
+
+/** `dirtyFrom` of a clean window: above any index, so a commit's `i < dirtyFrom` test alone starts a range. A Smi. */
+export const CLEAN = 0x3fffffff;
+
+/**
+ * The I/O-free core of a random access file: the file pointer and ONE window over a file range that
+ * serves both reads and writes, with its dirty range. It performs no I/O itself. This class holds the
+ * state and the hot paths (a primitive served from the window, a write run extended); the slow paths
+ * are planners, functions of the window (`read-planning.ts`, `write-planning.ts`): each either says
+ * the operation can proceed from the window (`READY`) or names the single system call its driver must
+ * make next (`IO`): a `pread` to refill, or a `pwrite` to flush. The driver (sync or async) makes the
+ * call with its backend, hands the result to `complete` (`complete.ts`), and plans again. So
+ * buffering logic lives here once, whatever the driver.
+ *
+ * Invariants: the window holds file bytes `[start, start + valid)`, as the instance sees them (its
+ * own unflushed writes included); bytes `[dirtyFrom, dirtyTo)` of it are not yet in the file. An open
+ * write run adds `[runFrom, pointer - start)` to both, lazily: every slow path settles it first, and
+ * `valid` stands at `runFrom` meanwhile. With
+ * capacity 0 (unbuffered) the window is an 8-byte scratch that never keeps data between operations,
+ * and every write goes straight through, so each primitive costs exactly one system call, as the JDK's.
+ */
+export class Window {
+  /**
+   * The file pointer, raw: the hot paths move it directly. Everything else goes through
+   * {@link pointer}, which ends a write run first.
+   */
+  rawPointer = 0;
+  /** The window's bytes (at least 8, so any primitive fits even when `capacity` is 0 or 1). */
+  readonly buf: Uint8Array;
+  /** `buf` as a DataView, made once: primitives are decoded and encoded through it. */
+  readonly view: DataView;
+  /** The byte order's codec for {@link view}; kept here so the hot paths reach it with the window. */
+  readonly codec: ViewCodec;
+  /** File position of `buf[0]`. */
+  start = 0;
+  /** Bytes of `buf` holding file content. */
+  valid = 0;
+  /** Dirty range in `buf`; clean when `dirtyTo <= dirtyFrom` (then `dirtyFrom` is {@link CLEAN} and `dirtyTo` 0). */
+  dirtyFrom = CLEAN;
+  dirtyTo = 0;
+  /**
+   * A write run: sequential primitive writes from `buf[runFrom]` up to the pointer, not yet added to
+   * `valid` and the dirty range (see {@link settle}). The write hot path may extend it while the
+   * pointer's index plus the width stays within `runEnd`; `runEnd` is -1 when no run is open.
+   * While a run is open, `valid` is lowered to `runFrom` (the real value waits in `runValid`), so a
+   * read at the pointer takes the slow path, which settles the run: read bytes never join it.
+   */
+  runFrom = 0;
+  runEnd = -1;
+  runValid = 0;
+  /** The configured buffer size (0 = unbuffered). */
+  readonly capacity: number;
+  /** Unbuffered: `buf.subarray(0, k)` for each width k, made once, so a primitive's system call allocates no view. */
+  readonly exactViews: Uint8Array[] | undefined;
+  /** Where the write hot path may write up to: `capacity`, or 0 when writes must take the slow path (read only, write-through, closed). */
+  limit: number;
+  /** Every write must reach the OS before its call returns (`rws`, `rwd`, unbuffered). */
+  readonly writeThrough: boolean;
+  /** Writes are refused (mode `r`). */
+  readonly readOnly: boolean;
+  closed = false;
+
+  /** The system call the current operation waits for, once a plan answered `IO`. */
+  readonly request: PendingRequest;
+  /** What the current operation has done so far (reset by {@link begin}). */
+  readonly progress = new OperationProgress();
+
+  constructor(
+    /** The open descriptor. */
+    readonly fd: number,
+    /** The path, for error messages. */
+    readonly path: string,
+    capacity: number,
+    options: { readOnly: boolean; writeThrough: boolean; codec?: ViewCodec },
+  ) {
+    this.capacity = capacity;
+    this.buf = new Uint8Array(Math.max(capacity, 8));
+    this.request = new PendingRequest(this.buf);
+    this.view = new DataView(this.buf.buffer, this.buf.byteOffset, this.buf.byteLength);
+    this.codec = options.codec ?? BigEndianView;
+    const buf = this.buf;
+    this.exactViews =
+      capacity === 0 ? Array.from({ length: 9 }, (_, k) => buf.subarray(0, k)) : undefined;
+    this.readOnly = options.readOnly;
+    this.writeThrough = options.writeThrough || capacity === 0;
+    // Write-through modes take the slow path for every write, so the hot path never needs to flush.
+    this.limit = this.readOnly || this.writeThrough ? 0 : capacity;
+  }
+
+  /**
+   * Unbuffered and idle (open, holding nothing): the exact-length view of `buf` for a primitive's single
+   * `pread` at the pointer, the one a `planRead(w, n)` would ask for; otherwise `undefined`.
+   */
+  scratch(n: number): Uint8Array | undefined {
+    return this.valid === 0 && !this.closed ? this.exactViews?.[n] : undefined;
+  }
+
+  /** The file pointer. Moving it ends the write run, whose extent the pointer marks. */
+  get pointer(): number {
+    return this.rawPointer;
+  }
+
+  set pointer(p: number) {
+    if (this.runEnd >= 0) this.settle();
+    this.rawPointer = p;
+  }
+
+  /** Whether the window holds bytes not yet written to the file. */
+  get dirty(): boolean {
+    return (
+      this.dirtyTo > this.dirtyFrom ||
+      (this.runEnd >= 0 && this.rawPointer - this.start > this.runFrom)
+    );
+  }
+
+  /** How many bytes a flush would write now (the dirty range, the write run included). */
+  unflushedBytes(): number {
+    this.settle();
+    return this.dirty ? this.dirtyTo - this.dirtyFrom : 0;
+  }
+
+  /**
+   * Ends the write run: adds its bytes to `valid` and the dirty range. Every operation but the hot
+   * paths starts here, so the run's bookkeeping costs one comparison per run instead of three per write.
+   */
+  settle(): void {
+    if (this.runEnd < 0) return;
+    this.runEnd = -1;
+    this.valid = this.runValid;
+    const to = this.rawPointer - this.start;
+    if (to > this.runFrom) this.mark(this.runFrom, to);
+  }
+
+  /** Starts a slow-path operation: throws when closed, and resets per-operation progress. */
+  begin(): void {
+    this.settle();
+    if (this.closed) throw new ClosedError();
+    this.progress.writeStart = -1;
+    this.progress.transferred = 0;
+    this.progress.endOfFile = false;
+    this.progress.osReadMade = false;
+    this.progress.lineText = "";
+    this.progress.lineAfterCR = false;
+    // Unbuffered: never serve bytes a failed operation left behind.
+    if (this.capacity === 0 && !this.dirty) this.valid = 0;
+  }
+
+  /** {@link begin} for an operation that writes: also refuses writes in mode `r`, as the OS would. */
+  beginWrite(): void {
+    this.begin();
+    if (this.readOnly) throw systemCallError(-EBADF, "write", this.path);
+    this.progress.writeStart = this.rawPointer;
+  }
+
+  /**
+   * Hot path: the index in `buf` of `n` readable bytes at the pointer, advancing it; -1 to take the slow path
+   * (always during a write run: see {@link runFrom}).
+   */
+  takeRead(n: number): number {
+    const i = this.rawPointer - this.start;
+    if (i >= 0 && i + n <= this.valid) {
+      this.rawPointer += n;
+      return i;
+    }
+    return -1;
+  }
+
+  /**
+   * Hot path of a primitive write: the index in `buf` where `n` bytes at the pointer may go, extending
+   * the open write run or opening one; -1 for the slow path. The caller writes them, then sets
+   * {@link rawPointer} to the pointer it read plus `n` (re-reading it after the write costs a load on
+   * the loop-carried path). Small and call-free once inlined, so a writer keeps it inline without spilling.
+   */
+  runIndex(n: number): number {
+    const i = this.rawPointer - this.start;
+    if (i >= 0 && i + n <= this.runEnd) return i;
+    if (
+      this.runEnd < 0 &&
+      i >= 0 &&
+      i <= this.valid &&
+      i + n <= this.limit &&
+      this.joins(i, i + n)
+    ) {
+      this.openRun(i);
+      return i;
+    }
+    return -1;
+  }
+
+  /** The index in `buf` where `n` bytes at the pointer may be written; -1 to take the slow path. Call {@link commit} after writing them. */
+  writeIndex(n: number): number {
+    this.settle();
+    const i = this.rawPointer - this.start;
+    return i >= 0 && i <= this.valid && i + n <= this.limit && this.joins(i, i + n) ? i : -1;
+  }
+
+  /**
+   * Records that `n` bytes were written at `buf[i]` (from {@link writeIndex} or `planRoom`),
+   * advancing the pointer, and opens a write run after them. Returns true when the driver must now
+   * `planFlush` (write-through).
+   */
+  commit(i: number, n: number): boolean {
+    this.settle();
+    this.mark(i, i + n);
+    this.rawPointer += n;
+    // Write-through modes (and `r`, and closed) have no limit, so they never run.
+    if (this.limit > 0) this.openRun(i + n);
+    return this.writeThrough;
+  }
+
+  /** Opens a write run at `buf[from]` (settled, `from <= valid`). */
+  private openRun(from: number): void {
+    this.runFrom = from;
+    this.runEnd = this.limit;
+    this.runValid = this.valid;
+    this.valid = from;
+  }
+
+  /**
+   * Whether bytes written at `buf[from, to)` keep the dirty range one run of bytes this instance wrote
+   * (they touch or overlap it, or it is empty). Across a gap, the range would take in bytes the instance
+   * only read, or wrote and flushed before, and the flush would write them back over what another
+   * instance or process wrote there since: such a write flushes the range first.
+   */
+  joins(from: number, to: number): boolean {
+    return this.dirtyTo <= this.dirtyFrom || (from <= this.dirtyTo && to >= this.dirtyFrom);
+  }
+
+  /**
+   * Adds `buf[from, to)`, just written, to `valid` and the dirty range. Only with no run open: `settle`
+   * puts back the `valid` a run lowered, which would undo a widening made meanwhile.
+   */
+  mark(from: number, to: number): void {
+    // Callers check joins(from, to) first: the range only ever covers bytes this instance wrote. Nothing
+    // written (a zero-length array) marks nothing: a lone `dirtyFrom` would start a range no write made.
+    if (to <= from) return;
+    // A clean window's range is (CLEAN, 0), so widening it covers starting one.
+    if (to > this.valid) this.valid = to;
+    if (from < this.dirtyFrom) this.dirtyFrom = from;
+    if (to > this.dirtyTo) this.dirtyTo = to;
+  }
+
+  /** Advances the pointer over `k` bytes already taken from `buf` (unbuffered: forgets them). */
+  consume(k: number): void {
+    this.rawPointer += k;
+    if (this.capacity === 0) this.valid = 0;
+  }
+
+  /** The file's length as this instance sees it, given the OS's `size`: unflushed writes count. */
+  logicalLength(size: number): number {
+    this.settle();
+    if (!this.dirty) return size;
+    const end = this.start + this.dirtyTo;
+    return Math.max(end, size);
+  }
+
+  /** Applies a successful `ftruncate(newLength)` (the window was flushed first): Java clamps the pointer. */
+  truncated(newLength: number): void {
+    this.settle();
+    if (this.rawPointer > newLength) this.rawPointer = newLength;
+    const keep = newLength - this.start;
+    if (keep < this.valid) this.valid = Math.max(keep, 0);
+  }
+
+  /**
+   * Forgets the window's clean bytes, so the next read asks the OS: after taking a lock, another
+   * process may have changed the file. Dirty bytes are kept (flush them first to forget everything).
+   */
+  discard(): void {
+    this.settle();
+    if (!this.dirty) this.valid = 0;
+  }
+
+  /** Marks the window closed: every hot path now fails over to a slow path that throws. */
+  markClosed(): void {
+    this.settle();
+    this.closed = true;
+    this.start = -1;
+    this.valid = 0;
+    this.limit = 0;
+  }
+
+  /** Whether the pending request is a `requestCall` (else a `pread`/`pwrite`). */
+  get isCall(): boolean {
+    return this.request.purpose === CALL;
+  }
+
+  /**
+   * Whether `len` bytes at `pos` may move straight between the caller's buffer and the file, with no
+   * planning: the transfer bypasses the window anyway (at least its capacity), shares no byte with it
+   * (so it leaves none stale), and the window holds no unflushed write. Pending writes are flushed
+   * before any such transfer, as `planReadBytes`/`planWriteBytes` do: a write then reaches
+   * the file in program order (never after a later one), and a failing flush surfaces on the same call in
+   * both classes. Writes must also check {@link readOnly}.
+   */
+  bypasses(pos: number, len: number): boolean {
+    this.settle();
+    if (this.closed || len === 0 || len < this.capacity || this.dirty) return false;
+    return this.valid === 0 || pos + len <= this.start || pos >= this.start + this.valid;
+  }
+
+  /** Hot path of a positional read: the index in `buf` of `n` readable bytes at `position`, or -1. The pointer does not move. */
+  takeReadAt(position: number | bigint, n: number): number {
+    if (typeof position !== "number" || !(position >= 0)) return -1;
+    const i = position - this.start;
+    return i >= 0 && i + n <= this.valid && Number.isSafeInteger(position) ? i : -1;
+  }
+
+  /** Hot path of a positional write: the index in `buf` where `n` bytes at `position` may go, or -1 (then {@link commitAt}). */
+  writeIndexAt(position: number | bigint, n: number): number {
+    // A positional write ends the run: it may widen `valid`, which stands lowered meanwhile.
+    this.settle();
+    if (typeof position !== "number" || !(position >= 0)) return -1;
+    const i = position - this.start;
+    return i >= 0 &&
+      i <= this.valid &&
+      i + n <= this.limit &&
+      Number.isSafeInteger(position) &&
+      this.joins(i, i + n)
+      ? i
+      : -1;
+  }
+
+  /** {@link commit} for a positional write: the pointer does not move. */
+  commitAt(i: number, n: number): boolean {
+    this.mark(i, i + n);
+    return this.writeThrough;
+  }
+}

@@ -1,0 +1,56 @@
+import { ask, DIRECT_WRITE, READY, requestFlush, type Step } from "./request";
+import type { Window } from "./window";
+
+// The write planners: the slow paths of writes, as functions of the window (its hot paths,
+// `Window.runIndex`/`writeIndex`/`commit`, are methods). Each answers READY, or IO with the flush or
+// the direct write to make.
+
+/** Plans room for `n` bytes at the pointer; READY when `buf[progress.readyIndex]` may take them (then write and {@link Window.commit}). */
+export function planRoom(w: Window, n: number): Step {
+  w.settle();
+  const i = w.rawPointer - w.start;
+  const lim = Math.max(n, w.capacity);
+  if (i >= 0 && i <= w.valid && i + n <= lim) {
+    // Not joining the dirty range: flush it, then come back for the same room (the window stays).
+    if (!w.joins(i, i + n)) return requestFlush(w);
+    w.progress.readyIndex = i;
+    return READY;
+  }
+  if (w.dirty) return requestFlush(w);
+  w.start = w.rawPointer;
+  w.valid = 0;
+  w.progress.readyIndex = 0;
+  return READY;
+}
+
+/** Plans writing the dirty range to the file; READY once clean. */
+export function planFlush(w: Window): Step {
+  w.settle();
+  return w.dirty ? requestFlush(w) : READY;
+}
+
+/** Plans writing `len` bytes of `src[off…]` at the pointer, `progress.transferred` so far. Transfers of at least the capacity bypass the window. */
+export function planWriteBytes(w: Window, src: Uint8Array, off: number, len: number): Step {
+  w.settle();
+  for (;;) {
+    const rem = len - w.progress.transferred;
+    if (rem === 0) return READY;
+    if (rem >= w.capacity) {
+      if (w.dirty) return requestFlush(w);
+      return ask(w, DIRECT_WRITE, true, src, off + w.progress.transferred, rem, w.rawPointer);
+    }
+    const i = w.rawPointer - w.start;
+    if (i >= 0 && i <= w.valid && i < w.capacity) {
+      const k = Math.min(w.capacity - i, rem);
+      if (!w.joins(i, i + k)) return requestFlush(w);
+      w.buf.set(src.subarray(off + w.progress.transferred, off + w.progress.transferred + k), i);
+      w.progress.transferred += k;
+      w.mark(i, i + k);
+      w.rawPointer += k;
+      continue;
+    }
+    if (w.dirty) return requestFlush(w);
+    w.start = w.rawPointer;
+    w.valid = 0;
+  }
+}
