@@ -52,7 +52,6 @@ function bswap32(x: number): number {
   return (x << 24) | ((x & 0xff00) << 8) | ((x >>> 8) & 0xff00) | (x >>> 24);
 }
 
-/** Reverses the bytes of each `w`-byte element of an aligned region, in place. */
 /** Node's, Bun's and Deno's `Buffer`, found without importing `node:buffer` (browsers have none). */
 type Swapper = { swap16(): unknown; swap32(): unknown; swap64(): unknown };
 const NativeBuffer = (
@@ -65,6 +64,7 @@ const nativeSwap =
 /** From this many elements, `Buffer#swapN` (native, vectorised) beats the JavaScript loop despite its call. */
 const NATIVE_SWAP_FROM = 64;
 
+/** Reverses the bytes of each `w`-byte element of an aligned region, in place. */
 function swapInPlace(buffer: ArrayBufferLike, byteOffset: number, count: number, w: number): void {
   if (nativeSwap && count >= NATIVE_SWAP_FROM) {
     const b = NativeBuffer!.from(buffer, byteOffset, count * w);

@@ -105,5 +105,26 @@ describe.each(TYPES.flatMap((t) => [false, true].map((little) => [t, little] as 
         expect({ ...b, path: undefined }, kind).toEqual({ ...a, path: undefined });
       }
     });
+
+    const badOffsets: ReadonlyArray<readonly [string, unknown]> = [
+      ["an offset past the end", 9],
+      ["a negative offset", -1],
+      ["a fractional offset", 1.5],
+      ["a bigint offset", 1n],
+      ["NaN as offset", Number.NaN],
+    ];
+    test.each(badOffsets)("a get at %s: the same error on every path", (_what, off) => {
+      const seen = Object.entries(all).map(([path, p]) => {
+        const error = thrown(() => p.get(p.target(new Uint8Array(16)), off as number)) as
+          | (Error & { code?: string })
+          | undefined;
+        return { path, name: error?.constructor.name, code: error?.code, message: error?.message };
+      });
+      for (const s of seen) expect(s.name, s.path).toMatch(/Error$/);
+      for (const kind of ["Codec", "ViewCodec"]) {
+        const [a, b] = seen.filter((s) => s.path.startsWith(`${kind}/`));
+        expect({ ...b, path: undefined }, kind).toEqual({ ...a, path: undefined });
+      }
+    });
   },
 );
