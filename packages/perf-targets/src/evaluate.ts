@@ -6,7 +6,12 @@ import { nanosPerOp } from "./units";
 const sidesOf = (t: Target): Side[] =>
   t.kind === "rate"
     ? [t.side]
-    : [t.numerator, t.denominator, ...(t.peer ? [t.peer.numerator, t.peer.denominator] : [])];
+    : [
+        t.numerator,
+        t.denominator,
+        ...(t.peer ? [t.peer.numerator, t.peer.denominator] : []),
+        ...(t.cap ? [t.cap.numerator, t.cap.denominator] : []),
+      ];
 
 /** The benchmarks (`Suite.benchmark`) the targets of `groups` need. */
 export function targetBenchmarks(groups: readonly TargetGroup[], targets = TARGETS): string[] {
@@ -84,12 +89,17 @@ export interface TargetOutcome {
   params: string;
   /** The ratio or rate (NaN when a result is missing). */
   value: number;
-  /** PASS, FAIL, or n/a when a result is missing (e.g. a benchmark skipped without `java`). */
-  verdict: "PASS" | "FAIL" | "n/a";
+  /**
+   * PASS, FAIL, CAPPED (missed, and so did the target's floor: no implementation could meet it here), or n/a
+   * when a result is missing (e.g. a benchmark skipped without `java`).
+   */
+  verdict: "PASS" | "FAIL" | "CAPPED" | "n/a";
   /** For a FAIL: nanoseconds per op rafkit's side must lose to meet the goal. */
   gap?: number;
   /** The peer runtime's value of the same ratio (NaN when it did not run). */
   peer?: number;
+  /** The floor's value of the same ratio (NaN when it did not run): what any implementation can reach. */
+  cap?: number;
   /** Why n/a. */
   note?: string;
 }
@@ -207,6 +217,8 @@ export function evaluateTargets(
     const dens = bySide(results, target.denominator);
     const peerNums = target.peer ? bySide(results, target.peer.numerator) : new Map();
     const peerDens = target.peer ? bySide(results, target.peer.denominator) : new Map();
+    const capNums = target.cap ? bySide(results, target.cap.numerator) : new Map();
+    const capDens = target.cap ? bySide(results, target.cap.denominator) : new Map();
     const keys = [...new Set([...nums.keys(), ...dens.keys()])];
     if (keys.length === 0) keys.push(JSON.stringify(["", []]));
     for (const key of keys) {
@@ -251,15 +263,24 @@ export function evaluateTargets(
       const pass = why === undefined && meets(value, target.op, target.goal);
       const pn = peerNums.get(key)?.[0];
       const pd = peerDens.get(key)?.[0];
+      const cn = capNums.get(key)?.[0];
+      const cd = capDens.get(key)?.[0];
+      const cap = target.cap ? (cn && cd ? ratioOf(cn, cd) : Number.NaN) : undefined;
+      // Capped only on evidence: a floor that ran and missed the goal itself.
+      const capped =
+        cap !== undefined &&
+        unjudgeable(cap, "the floor") === undefined &&
+        !meets(cap, target.op, target.goal);
       out.push({
         target,
         params,
         value,
-        verdict: why !== undefined ? "n/a" : pass ? "PASS" : "FAIL",
+        verdict: why !== undefined ? "n/a" : pass ? "PASS" : capped ? "CAPPED" : "FAIL",
         ...(why === undefined && !pass
           ? { gap: gapOf(target, value, nanosPerOp(d.primaryMetric)) }
           : {}),
         ...(target.peer ? { peer: pn && pd ? ratioOf(pn, pd) : Number.NaN } : {}),
+        ...(cap !== undefined ? { cap } : {}),
         ...(why !== undefined ? { note: why } : {}),
       });
     }
@@ -279,17 +300,22 @@ const nanos = (ns: number) =>
 
 /**
  * The outcomes as a table (target, pairing, value, goal, the peer runtime's value, verdict), then every FAIL
- * with its floor and its gap in ns per op, and a closing `N PASS, N FAIL, N n/a` line.
+ * with its floor and its gap in ns per op, every CAPPED with how far rafkit is from the floor that caps it,
+ * and a closing `N PASS, N FAIL, N CAPPED, N n/a` line.
  */
 export function formatTargets(outcomes: readonly TargetOutcome[]): string {
-  const rows = outcomes.map(({ target: t, params, value, verdict, note, peer }) => {
+  const rows = outcomes.map(({ target: t, params, value, verdict, note, peer, cap }) => {
     const unit = t.kind === "ratio" ? "x" : ` ${t.unit}`;
     return [
       t.name,
       params,
       shown(value, unit),
       `${t.op} ${t.goal}${unit}`,
-      peer === undefined ? "" : `${t.kind === "ratio" ? t.peer?.label : ""} ${shown(peer, "x")}`,
+      peer !== undefined
+        ? `${t.kind === "ratio" ? t.peer?.label : ""} ${shown(peer, "x")}`
+        : cap !== undefined
+          ? `${t.kind === "ratio" ? t.cap?.label : ""} ${shown(cap, "x")}`
+          : "",
       note ? `${verdict} (${note})` : verdict,
     ];
   });
@@ -301,17 +327,32 @@ export function formatTargets(outcomes: readonly TargetOutcome[]): string {
     "right",
     "left",
   ]);
+  const where = (o: TargetOutcome) => `${o.target.name}${o.params ? ` (${o.params})` : ""}`;
+  const floorSays = (o: TargetOutcome) =>
+    o.cap === undefined || o.target.kind !== "ratio"
+      ? ""
+      : `; ${o.target.cap?.label} reaches ${shown(o.cap, "x")}`;
   const fails = outcomes
     .filter((o) => o.verdict === "FAIL")
     .map(
       (o) =>
-        `FAIL ${o.target.name}${o.params ? ` (${o.params})` : ""}: ${o.target.text}; floor: ${o.target.floor}; gap: ${nanos(o.gap ?? Number.NaN)}/op to cut`,
+        `FAIL ${where(o)}: ${o.target.text}; floor: ${o.target.floor}${floorSays(o)}; gap: ${nanos(o.gap ?? Number.NaN)}/op to cut`,
     );
+  const capped = outcomes
+    .filter((o) => o.verdict === "CAPPED")
+    .map((o) => {
+      const label = o.target.kind === "ratio" ? o.target.cap?.label : "";
+      // rafkit's time over the floor's: rafkit is the numerator of a `<=` ratio, the denominator of a `>=` one.
+      const over =
+        o.target.op === "<=" ? o.value / (o.cap ?? Number.NaN) : (o.cap ?? Number.NaN) / o.value;
+      return `CAPPED ${where(o)}: ${o.target.text}; even the ${label} reaches only ${shown(o.cap ?? Number.NaN, "x")} (goal ${o.target.op} ${o.target.goal}x), so no implementation of this shape meets it here; rafkit ${shown(o.value, "x")}, ${shown(over, "x")} the ${label}'s time`;
+    });
   const count = (v: TargetOutcome["verdict"]) => outcomes.filter((o) => o.verdict === v).length;
   return [
     table,
     ...(fails.length ? ["", ...fails] : []),
+    ...(capped.length ? ["", ...capped] : []),
     "",
-    `${count("PASS")} PASS, ${count("FAIL")} FAIL, ${count("n/a")} n/a`,
+    `${count("PASS")} PASS, ${count("FAIL")} FAIL, ${count("CAPPED")} CAPPED, ${count("n/a")} n/a`,
   ].join("\n");
 }

@@ -85,6 +85,7 @@ describe("the @rafkit/raf suites compare like with like", () => {
       "rafkitUnbuffered",
       "rafkitUnbufferedNode",
       "nodeFs",
+      "nativeFloor",
       "floor",
       "pointerOnly",
     ]);

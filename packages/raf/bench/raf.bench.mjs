@@ -20,7 +20,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { defineSuite, iterationArg, javaCommand } from "@rafkit/bench";
 import { RandomAccessFile } from "@rafkit/raf";
-import { isNativeAvailable, nativeBackend, nodeBackend } from "@rafkit/syscall-state";
+import { isNativeAvailable, nativeBackend, nativeLibc, nodeBackend } from "@rafkit/syscall-state";
 import { hasBulkJdk, jdk17, jdk25, jdkUnavailable } from "./jdks.mjs";
 
 const WIDTH = { Short: 2, Int: 4, Long: 8 };
@@ -57,6 +57,15 @@ const CODECS = {
 const RAF_BENCH_JAVA = fileURLToPath(new URL("./java/RafBench.java", import.meta.url));
 const nativeUnavailable = () =>
   isNativeAvailable() ? undefined : "the native (koffi) backend does not load on this platform";
+/** Why libc's own pread/pwrite cannot be bound here (Windows has kernel32 instead), or undefined. */
+function libcUnavailable() {
+  try {
+    nativeLibc();
+    return undefined;
+  } catch (error) {
+    return `libc's pread/pwrite do not bind here: ${error.message}`;
+  }
+}
 /** The backend for the floors and rafkit: native where it loads (the default's choice). */
 const fastBackend = () => (isNativeAvailable() ? nativeBackend() : nodeBackend());
 const backendName = () => (isNativeAvailable() ? "native" : "node");
@@ -96,7 +105,12 @@ function jdkCommand(benchmark, op) {
 }
 
 const unavailable = ({ impl }) =>
-  jdkUnavailable(impl) ?? (impl === "rafkitUnbuffered" ? nativeUnavailable() : undefined);
+  jdkUnavailable(impl) ??
+  (impl === "rafkitUnbuffered"
+    ? nativeUnavailable()
+    : impl === "nativeFloor"
+      ? libcUnavailable()
+      : undefined);
 
 /**
  * How each Node impl opens the iteration's file, reads `count` primitives after seek(0) and writes them. Each
@@ -119,6 +133,26 @@ const NODE_IMPLS = {
       for (let k = 0, pos = 0; k < s.count; k++, pos += s.width) {
         codec.bufferWrite(s.small, s.values[k]);
         writeSync(fd, s.small, 0, s.width, pos);
+      }
+    },
+  },
+  nativeFloor: {
+    // What rafkitUnbuffered cannot go below: libc's pread/pwrite called through koffi once per primitive,
+    // with no errno capture, no checks and no retry.
+    open: (path) => openSync(path, "r+"),
+    close: (fd) => closeSync(fd),
+    read(fd, s, codec, bh) {
+      const { pread } = s.libc;
+      for (let k = 0, pos = 0; k < s.count; k++, pos += s.width) {
+        pread(fd, s.small, s.width, pos);
+        bh.consume(codec.viewGet(s.smallView, 0));
+      }
+    },
+    write(fd, s, codec) {
+      const { pwrite } = s.libc;
+      for (let k = 0, pos = 0; k < s.count; k++, pos += s.width) {
+        codec.viewSet(s.smallView, 0, s.values[k]);
+        pwrite(fd, s.small, s.width, pos);
       }
     },
   },
@@ -184,16 +218,19 @@ function rafImpl({ backend, ...options }) {
 function rafState({ kiloBytes, impl }) {
   const size = kiloBytes * 1024;
   const bytes = new Uint8Array(size);
+  const small = Buffer.alloc(8);
   return {
     impl: NODE_IMPLS[impl],
     size,
     count: 0,
     width: 0,
-    small: Buffer.alloc(8),
+    small,
+    smallView: new DataView(small.buffer, small.byteOffset, 8),
     bytes,
     view: new DataView(bytes.buffer),
     values: [],
     backend: fastBackend(),
+    libc: impl === "nativeFloor" ? nativeLibc() : undefined,
     handle: undefined,
     dir: "",
     path: "",
@@ -251,7 +288,9 @@ const write = (s, codec) => s.impl.write(s.handle, s, codec);
  * reviews' "before"), `jdk25` (bulk, the "after"; `jdk17Emulated` stands in without a JDK 21+), `rafkit`
  * (defaults: 8 KiB window, native backend; writes include the final flush), `rafkitUnbuffered` /
  * `rafkitUnbufferedNode` (`bufferSize: 0`: one system call per primitive), `nodeFs` (`fs.readSync` of N
- * bytes per primitive, what Node code does today), `floor` (one `pread` of the range and a `DataView` loop;
+ * bytes per primitive, what Node code does today), `nativeFloor` (libc's `pread`/`pwrite` of N bytes through
+ * koffi per primitive, unchecked, and a `DataView`: the floor of any unbuffered native file), `floor` (one
+ * `pread` of the range and a `DataView` loop;
  * for writes a `DataView` fill and one `pwrite`) and `pointerOnly` (the floor with its offset in an object's
  * field, the floor of any stateful file API).
  */

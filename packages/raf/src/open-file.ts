@@ -56,14 +56,18 @@ export function openWindow(plan: OpenPlan, fd: number): Window {
 }
 
 /**
- * Java refuses to open a directory even read-only, which `open(2)` allows: one 1-byte `pread` tells.
- * Closes `fd` and throws `EISDIR` (syscall `open`) when it is one.
+ * Java refuses to open a directory even read-only, which `open(2)` allows: one `pread` tells. A buffered
+ * window makes it the read of its first `capacity` bytes, which it then holds, so the check is no extra
+ * system call for a file read from the start. Closes `fd` and throws `EISDIR` (syscall `open`) when it
+ * is a directory; any other failure is left to the first read, which repeats the call.
  */
-export function rejectDirectory(backend: SyncBackend, fd: number, path: string): void {
-  if (backend.pread(fd, new Uint8Array(1), 0, 1, 0) === -EISDIR) {
-    backend.close(fd);
-    throw systemCallError(-EISDIR, "open", path);
+export function rejectDirectory(backend: SyncBackend, w: Window): void {
+  const r = backend.pread(w.fd, w.buf, 0, Math.max(w.capacity, 1), 0);
+  if (r === -EISDIR) {
+    backend.close(w.fd);
+    throw systemCallError(-EISDIR, "open", w.path);
   }
+  if (r > 0 && w.capacity > 0) w.holdFirst(r);
 }
 
 /** {@link rejectDirectory} off the main thread. */

@@ -89,8 +89,8 @@ export class RandomAccessFile
     this.#mode = plan.mode;
     const fd = backend.open(plan.path, plan.mode);
     if (fd < 0) throw systemCallError(fd, "open", plan.path);
-    if (plan.mode === "r") rejectDirectory(backend, fd, plan.path);
     this.#w = openWindow(plan, fd);
+    if (plan.mode === "r") rejectDirectory(backend, this.#w);
     this.#io = new SyncDriver(this.#w, backend, plan.order);
     // The primitive methods (generated: `sync/primitive-methods.ts`) get the same window and driver.
     attachPrimitives(this, this.#w, this.#io);

@@ -101,6 +101,12 @@ export class Window {
     return this.valid === 0 && !this.closed ? this.exactViews?.[n] : undefined;
   }
 
+  /** A fresh window takes the `r` bytes a `pread` at file position 0 put at the start of `buf` as its content. */
+  holdFirst(r: number): void {
+    this.start = 0;
+    this.valid = Math.min(r, this.capacity);
+  }
+
   /** The file pointer. Moving it ends the write run, whose extent the pointer marks. */
   get pointer(): number {
     return this.rawPointer;
