@@ -112,6 +112,50 @@ const unavailable = ({ impl }) =>
       ? libcUnavailable()
       : undefined);
 
+// Every measured loop is the last statement of its own function. When a loop is followed by code (a pwrite,
+// a flush, a close), V8 may enter the loop's on-stack-replacement code on every call, code compiled before
+// what follows the loop ever ran: it deoptimises there on each op, and the op costs tens of microseconds
+// more (BENCHMARKS.md, "Loops end their functions").
+
+/** The floor's fill: a `DataView` set per value at a local offset. */
+function fillView(s, codec) {
+  for (let k = 0, off = 0; k < s.count; k++, off += s.width)
+    codec.viewSet(s.view, off, s.values[k]);
+}
+
+/** pointerOnly's fill: the floor with the offset in an object's field. */
+function fillViewAtPointer(s, codec) {
+  const c = s.cursor;
+  c.pointer = 0;
+  for (let k = 0; k < s.count; k++) {
+    codec.viewSet(s.view, c.pointer, s.values[k]);
+    c.pointer += s.width;
+  }
+}
+
+/** rafkit's writes of every value at the pointer. */
+function writeAll(f, s, codec) {
+  for (let k = 0; k < s.count; k++) codec.write(f, s.values[k]);
+}
+
+/** rafkit's reads of `count` primitives at the pointer, each to the blackhole. */
+function readAll(f, s, codec, bh) {
+  for (let k = 0; k < s.count; k++) bh.consume(codec.read(f));
+}
+
+/** node:fs's reads of `count` primitives, one `readSync` each. */
+function readSyncAll(fd, s, codec, bh) {
+  for (let k = 0, pos = 0; k < s.count; k++, pos += s.width) {
+    readSync(fd, s.small, 0, s.width, pos);
+    bh.consume(codec.bufferRead(s.small));
+  }
+}
+
+/** The floor's decode loop over the view. */
+function decodeView(s, codec, bh) {
+  for (let k = 0, off = 0; k < s.count; k++, off += s.width) bh.consume(codec.viewGet(s.view, off));
+}
+
 /**
  * How each Node impl opens the iteration's file, reads `count` primitives after seek(0) and writes them. Each
  * fork runs one impl and one primitive, so every call site below sees one function.
@@ -165,8 +209,7 @@ const NODE_IMPLS = {
         bh.consume(codec.viewGet(s.view, off));
     },
     write(fd, s, codec) {
-      for (let k = 0, off = 0; k < s.count; k++, off += s.width)
-        codec.viewSet(s.view, off, s.values[k]);
+      fillView(s, codec);
       return s.backend.pwrite(fd, s.bytes, 0, s.size, 0);
     },
   },
@@ -183,12 +226,7 @@ const NODE_IMPLS = {
       }
     },
     write(fd, s, codec) {
-      const c = s.cursor;
-      c.pointer = 0;
-      for (let k = 0; k < s.count; k++) {
-        codec.viewSet(s.view, c.pointer, s.values[k]);
-        c.pointer += s.width;
-      }
+      fillViewAtPointer(s, codec);
       return s.backend.pwrite(fd, s.bytes, 0, s.size, 0);
     },
   },
@@ -209,7 +247,7 @@ function rafImpl({ backend, ...options }) {
     },
     write(f, s, codec) {
       f.seek(0);
-      for (let k = 0; k < s.count; k++) codec.write(f, s.values[k]);
+      writeAll(f, s, codec);
       f.flush();
     },
   };
@@ -315,7 +353,7 @@ const OPEN_READ_CLOSE = {
   rafkit(s, codec, bh) {
     const f = new RandomAccessFile(s.path, "r", { backend: backendName() });
     try {
-      for (let k = 0; k < s.count; k++) bh.consume(codec.read(f));
+      readAll(f, s, codec, bh);
     } finally {
       f.close();
     }
@@ -323,10 +361,7 @@ const OPEN_READ_CLOSE = {
   nodeFs(s, codec, bh) {
     const fd = openSync(s.path, "r");
     try {
-      for (let k = 0, pos = 0; k < s.count; k++, pos += s.width) {
-        readSync(fd, s.small, 0, s.width, pos);
-        bh.consume(codec.bufferRead(s.small));
-      }
+      readSyncAll(fd, s, codec, bh);
     } finally {
       closeSync(fd);
     }
@@ -335,8 +370,7 @@ const OPEN_READ_CLOSE = {
     const fd = s.backend.open(s.path, "r");
     try {
       s.backend.pread(fd, s.bytes, 0, s.size, 0);
-      for (let k = 0, off = 0; k < s.count; k++, off += s.width)
-        bh.consume(codec.viewGet(s.view, off));
+      decodeView(s, codec, bh);
     } finally {
       s.backend.close(fd);
     }
@@ -369,6 +403,11 @@ export const RandomAccessFileReadBenchmark = defineSuite({
 });
 
 const MIB = 1 << 20;
+
+/** The bulk floor's decode: one `getInt32` per element. */
+function decodeInts(view, ints) {
+  for (let i = 0; i < ints.length; i++) ints[i] = view.getInt32(i * 4);
+}
 /**
  * Bulk: `readInts` of 1 MiB into an `Int32Array` after seek(0), rafkit defaults (the read bypasses the
  * window), against the floor: one `pread` and a `DataView` loop. `·bandwidth` gives GB/s.
@@ -407,9 +446,8 @@ export const RafBulk = defineSuite({
     },
     floor(_bh, s) {
       s.backend.pread(s.fd, s.bytes, 0, MIB, 0);
-      const { view, ints } = s;
-      for (let i = 0; i < ints.length; i++) ints[i] = view.getInt32(i * 4);
-      return ints[ints.length - 1];
+      decodeInts(s.view, s.ints);
+      return s.ints[s.ints.length - 1];
     },
   },
 });
