@@ -69,7 +69,40 @@ export interface CompareTargetsOptions {
   targets?: readonly Target[];
 }
 
-const key = (o: TargetOutcome) => `${o.target.name}\0${o.params}`;
+/** The outcome `evaluateTargets` gives a target none of whose benchmarks has a result: n/a, no pairing. */
+const isBlanket = (o: TargetOutcome) => o.verdict === "n/a" && o.params === "";
+
+/**
+ * The pairings of a target on both sides, the current build's order first, each with its two outcomes. A
+ * side with no result at all for the target lends its one n/a outcome to every pairing of the other.
+ */
+function pairings(
+  target: Target,
+  before: readonly TargetOutcome[],
+  after: readonly TargetOutcome[],
+) {
+  const b = before.filter((o) => o.target === target);
+  const a = after.filter((o) => o.target === target);
+  const lone = (list: TargetOutcome[]) =>
+    list.length === 1 && isBlanket(list[0]!) ? list[0] : undefined;
+  const loneB = lone(b);
+  const loneA = lone(a);
+  const params = [
+    ...new Set(
+      [...a, ...b]
+        .filter(
+          (o) =>
+            !(o === loneA && b.length > 0 && !loneB) && !(o === loneB && a.length > 0 && !loneA),
+        )
+        .map((o) => o.params),
+    ),
+  ];
+  return params.map((p) => ({
+    params: p,
+    before: b.find((o) => o.params === p) ?? loneB,
+    after: a.find((o) => o.params === p) ?? loneA,
+  }));
+}
 
 /** A target's change in its own direction: > 1 is better. */
 function changeOf(target: Target, before: number, after: number): number {
@@ -128,39 +161,31 @@ export function compareTargets(
   const targets = options.targets ?? TARGETS;
   const b = evaluateTargets(before, groups, targets);
   const a = evaluateTargets(after, groups, targets);
-  const beforeOf = new Map(b.map((o) => [key(o), o]));
-  const afterOf = new Map(a.map((o) => [key(o), o]));
-  // The current build's order, then pairings only the base has.
-  const order = [...a, ...b.filter((o) => !afterOf.has(key(o)))];
-  return order.map((o) => {
-    const was = beforeOf.get(key(o));
-    const is = afterOf.get(key(o));
-    const row = {
-      target: o.target,
-      params: o.params,
-      ...(was ? { before: was } : {}),
-      ...(is ? { after: is } : {}),
-    };
-    if (was && is && was.verdict !== "n/a" && is.verdict !== "n/a") {
-      return { ...row, ...judge(o.target, was, is, rule) };
+  const rows: BeforeAfterRow[] = [];
+  for (const target of targets) {
+    if (!groups.includes(target.group)) continue;
+    for (const { params, before: was, after: is } of pairings(target, b, a)) {
+      const row = { target, params, ...(was ? { before: was } : {}), ...(is ? { after: is } : {}) };
+      if (was && is && was.verdict !== "n/a" && is.verdict !== "n/a") {
+        rows.push({ ...row, ...judge(target, was, is, rule) });
+        continue;
+      }
+      const why = (side: string, o: TargetOutcome | undefined, notes: RunNotes | undefined) =>
+        !o || o.verdict === "n/a" ? [`${side}: ${whyNa(o, notes, target)}`] : [];
+      rows.push({
+        ...row,
+        change: Number.NaN,
+        threshold: Number.NaN,
+        noise: "no ci",
+        movement: "n/a",
+        note: [
+          ...why("before", was, options.beforeNotes),
+          ...why("after", is, options.afterNotes),
+        ].join("; "),
+      });
     }
-    const notes = [
-      was?.verdict === "n/a" || !was
-        ? `before: ${whyNa(was, options.beforeNotes, o.target)}`
-        : undefined,
-      is?.verdict === "n/a" || !is
-        ? `after: ${whyNa(is, options.afterNotes, o.target)}`
-        : undefined,
-    ].filter((n) => n !== undefined);
-    return {
-      ...row,
-      change: Number.NaN,
-      threshold: Number.NaN,
-      noise: "no ci" as const,
-      movement: "n/a" as const,
-      note: notes.join("; "),
-    };
-  });
+  }
+  return rows;
 }
 
 const percent = (x: number) => `${(x * 100).toFixed(1)}%`;
