@@ -59,10 +59,21 @@ export function workspaceRoots(dir: string): PackageRoots {
   ) as PackageRoots;
 }
 
-/** Runs a command with its output on stderr (stdout stays for the tables); throws if it fails. */
-function run(cwd: string, command: string, args: readonly string[]): boolean {
-  process.stderr.write(`$ (cd ${cwd} && ${command} ${args.join(" ")})\n`);
-  const r = spawnSync(command, args, { cwd, stdio: ["ignore", 2, 2] });
+/** Where `prepareBaseline` reports: a line at a time, or, for commands, their output as it comes. */
+export interface BaselineLog {
+  write(text: string): void;
+}
+
+/**
+ * Runs a command, its output on stderr as it comes (stdout stays for the tables) or into `log`; true if it
+ * exited 0.
+ */
+function run(log: BaselineLog | undefined, cwd: string, command: string, args: readonly string[]) {
+  (log ?? process.stderr).write(`$ (cd ${cwd} && ${command} ${args.join(" ")})\n`);
+  if (log === undefined)
+    return spawnSync(command, args, { cwd, stdio: ["ignore", 2, 2] }).status === 0;
+  const r = spawnSync(command, args, { cwd, stdio: ["ignore", "pipe", "pipe"], encoding: "utf8" });
+  log.write(`${r.stdout ?? ""}${r.stderr ?? ""}`);
   return r.status === 0;
 }
 
@@ -72,6 +83,8 @@ export interface BaselineOptions {
   repo: string;
   /** Where base worktrees go, one per commit (default `<repo>/.cache/baseline`, gitignored). */
   cacheDir?: string;
+  /** Where the commands and their output go (default: stderr, as they run). */
+  log?: BaselineLog;
 }
 
 /**
@@ -84,24 +97,27 @@ export function prepareBaseline(ref: string, options: BaselineOptions): Baseline
   const dir = join(options.cacheDir ?? join(options.repo, ".cache", "baseline"), sha);
   const marker = join(dir, BUILT_MARKER);
   if (existsSync(marker) && readFileSync(marker, "utf8").trim() === sha) {
-    process.stderr.write(`base ${ref} (${sha.slice(0, 7)}): reusing the build in ${dir}\n`);
+    (options.log ?? process.stderr).write(
+      `base ${ref} (${sha.slice(0, 7)}): reusing the build in ${dir}\n`,
+    );
     return { sha, dir, roots: workspaceRoots(dir) };
   }
   if (!existsSync(join(dir, ".git"))) {
     git(options.repo, "worktree", "prune"); // a worktree whose directory was deleted by hand
-    if (!run(options.repo, "git", ["worktree", "add", "--detach", dir, sha]))
+    if (!run(options.log, options.repo, "git", ["worktree", "add", "--detach", dir, sha]))
       throw new Error(`git worktree add ${dir} ${sha} failed`);
   }
   if (
-    !run(dir, "pnpm", ["install", "--frozen-lockfile", "--offline"]) &&
-    !run(dir, "pnpm", ["install", "--frozen-lockfile"])
+    !run(options.log, dir, "pnpm", ["install", "--frozen-lockfile", "--offline"]) &&
+    !run(options.log, dir, "pnpm", ["install", "--frozen-lockfile"])
   )
     throw new Error(`pnpm install failed in ${dir}`);
   const roots = workspaceRoots(dir);
   const present = MEASURED_PACKAGES.filter((p) => existsSync(join(roots[p], "package.json")));
   // `name...`: the package and everything it depends on, in dependency order.
   const filters = present.flatMap((p) => ["--filter", `${p}...`]);
-  if (!run(dir, "pnpm", [...filters, "run", "build"])) throw new Error(`build failed in ${dir}`);
+  if (!run(options.log, dir, "pnpm", [...filters, "run", "build"]))
+    throw new Error(`build failed in ${dir}`);
   writeFileSync(marker, `${sha}\n`);
   return { sha, dir, roots };
 }
