@@ -170,4 +170,8 @@ const program = new Command("perf-targets")
   .option("--strict", "exit with status 1 unless every target passes")
   .action((groups: string[], flags: TargetFlags) => targetsCommand(groups, flags));
 addCompareCommand(program);
-await program.parseAsync(process.argv.map((a) => (a === "-wi" ? "--warmup-iterations" : a)));
+const argv = process.argv.map((a) => (a === "-wi" ? "--warmup-iterations" : a));
+// `pnpm <script> -- --base e1dec15` passes its `--` on: what follows is still options.
+const dashes = argv.indexOf("--");
+if (dashes === 2 || (dashes === 3 && argv[2] === "compare")) argv.splice(dashes, 1);
+await program.parseAsync(argv);

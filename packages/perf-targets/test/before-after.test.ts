@@ -255,6 +255,18 @@ describe("perf-targets compare", () => {
       "--strict",
     );
     expect(strict.code).toBe(1);
+    // As `pnpm bench:before-after -- ...` passes it: the \`--\` pnpm keeps is dropped.
+    const viaPnpm = await runCli(
+      "compare",
+      "--",
+      "--from-before",
+      before,
+      "--from-after",
+      after,
+      "bits",
+    );
+    expect(viaPnpm.code).toBe(0);
+    expect(viaPnpm.stdout).toMatch(/0 better, 6 same, 1 worse beyond noise, 6 n\/a/);
   });
 
   it("refuses run options with saved runs, a lone --from-before, and no --base", async () => {
