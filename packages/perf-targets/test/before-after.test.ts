@@ -255,7 +255,7 @@ describe("perf-targets compare", () => {
       "--strict",
     );
     expect(strict.code).toBe(1);
-    // As `pnpm bench:before-after -- ...` passes it: the \`--\` pnpm keeps is dropped.
+    // As `pnpm bench:before-after -- ...` passes it: the `--` pnpm keeps is dropped.
     const viaPnpm = await runCli(
       "compare",
       "--",
