@@ -61,6 +61,7 @@ export function workspaceRoots(dir: string): PackageRoots {
 
 /** Where `prepareBaseline` reports: a line at a time, or, for commands, their output as it comes. */
 export interface BaselineLog {
+  /** Takes some text (whole lines). */
   write(text: string): void;
 }
 

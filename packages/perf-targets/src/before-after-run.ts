@@ -24,9 +24,13 @@ export interface SideResults {
 
 /** Iterations and their lengths, as `perf-targets` takes them (`-wi 3 -i 5 -w 100ms -r 100ms`). */
 export interface IterationFlags {
+  /** Warmup iterations per fork. */
   warmupIterations: number;
+  /** Measurement iterations per fork. */
   iterations: number;
+  /** Length of a warmup iteration (`100ms`, `1000ops`). */
   warmupTime: string;
+  /** Length of a measurement iteration. */
   measurementTime: string;
 }
 
