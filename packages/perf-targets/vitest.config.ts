@@ -1,7 +1,8 @@
 import { mergeConfig } from "vitest/config";
 import { packageTestConfig } from "../../vitest.shared.ts";
 
-// cli.ts and seeds.ts run only as child processes (test/targets.test.ts, test/seeds.test.ts), where v8 coverage of this process cannot see it.
+// cli.ts, compare-cli.ts and seeds.ts run only as child processes (test/targets.test.ts,
+// test/before-after.test.ts, test/seeds.test.ts), where v8 coverage of this process cannot see it.
 export default mergeConfig(packageTestConfig({ lines: 90, testTimeout: 120_000 }), {
-  test: { coverage: { exclude: ["src/cli.ts", "src/seeds.ts"] } },
+  test: { coverage: { exclude: ["src/cli.ts", "src/compare-cli.ts", "src/seeds.ts"] } },
 });

@@ -1,13 +1,14 @@
 #!/usr/bin/env node
 // `perf-targets [groups...]`: runs the benchmarks behind rafkit's performance targets through the harness's
 // CLI (one run per fork count, interleaved), then prints every target with PASS/FAIL. `--from` evaluates
-// saved JMH JSON instead.
+// saved JMH JSON instead. `perf-targets compare --base <ref>` measures them before and after (compare-cli.ts).
 import { spawnSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { type BenchmarkResult, parseJmhJson, renderChart, toJmhJson } from "@rafkit/bench";
 import { Command, Option } from "commander";
+import { addCompareCommand } from "./compare-cli";
 import {
   evaluateTargets,
   exactFilter,
@@ -15,6 +16,7 @@ import {
   type TargetRun,
   targetRuns,
 } from "./evaluate";
+import { runKvBench } from "./kv-bench";
 import { benchCli, kvCli, suiteModules } from "./suites";
 import { TARGET_GROUPS, type TargetGroup } from "./targets";
 
@@ -96,26 +98,6 @@ function runThroughHarness(
   }
 }
 
-/** `rafkv <scratch> bench --out <dir>` with its defaults; its summary goes to stdout as it prints. */
-function runKvBench(): BenchmarkResult[] {
-  const dir = mkdtempSync(join(tmpdir(), "rafkit-perf-targets-kv-"));
-  try {
-    const out = join(dir, "out");
-    mkdirSync(join(dir, "stores"));
-    const run = spawnSync(process.execPath, [kvCli(), join(dir, "stores"), "bench", "--out", out], {
-      stdio: ["ignore", "inherit", "inherit"],
-    });
-    if (run.status !== 0) process.exitCode = 1;
-    try {
-      return parseJmhJson(readFileSync(join(out, "bench.json"), "utf8"));
-    } catch {
-      return [];
-    }
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
-}
-
 function targetsCommand(names: string[], flags: TargetFlags): void {
   const groups = names.length === 0 || names.includes("all") ? [...TARGET_GROUPS] : names;
   for (const g of groups) {
@@ -131,7 +113,7 @@ function targetsCommand(names: string[], flags: TargetFlags): void {
     const forks = flags.forks === undefined ? undefined : Number(flags.forks);
     if (forks !== undefined && !(Number.isInteger(forks) && forks >= 0))
       fail(`forks must be an integer >= 0, got ${JSON.stringify(flags.forks)}`);
-    const modules = selected.flatMap(suiteModules);
+    const modules = selected.flatMap((g) => suiteModules(g));
     results = [];
     for (const run of targetRuns(
       selected.filter((g) => g !== "kv"),
@@ -140,7 +122,11 @@ function targetsCommand(names: string[], flags: TargetFlags): void {
       results.push(...runThroughHarness(modules, run, flags));
       process.stdout.write("\n");
     }
-    if (selected.includes("kv")) results.push(...runKvBench());
+    if (selected.includes("kv")) {
+      const kv = runKvBench(kvCli());
+      if (!kv.ok) process.exitCode = 1;
+      results.push(...kv.results);
+    }
     if (flags.json) write(flags.json, toJmhJson(results));
     if (flags.chart)
       write(flags.chart, renderChart(results, flags.title ? { title: flags.title } : {}));
@@ -150,7 +136,9 @@ function targetsCommand(names: string[], flags: TargetFlags): void {
   if (flags.strict && outcomes.some((o) => o.verdict !== "PASS")) process.exitCode = 1;
 }
 
-new Command("perf-targets")
+const program = new Command("perf-targets")
+  // Options after `compare` belong to compare (both have -f, -i, ...).
+  .enablePositionalOptions()
   .description(
     `run the benchmarks behind rafkit's performance targets and print each target with PASS/FAIL (groups: ${TARGET_GROUPS.join(", ")}, all)`,
   )
@@ -180,5 +168,10 @@ new Command("perf-targets")
   .option("--chart <file>", "write an SVG bar chart of the run")
   .option("--title <text>", "chart title")
   .option("--strict", "exit with status 1 unless every target passes")
-  .action((groups: string[], flags: TargetFlags) => targetsCommand(groups, flags))
-  .parse(process.argv.map((a) => (a === "-wi" ? "--warmup-iterations" : a)));
+  .action((groups: string[], flags: TargetFlags) => targetsCommand(groups, flags));
+addCompareCommand(program);
+const argv = process.argv.map((a) => (a === "-wi" ? "--warmup-iterations" : a));
+// `pnpm <script> -- --base e1dec15` passes its `--` on: what follows is still options.
+const dashes = argv.indexOf("--");
+if (dashes === 2 || (dashes === 3 && argv[2] === "compare")) argv.splice(dashes, 1);
+await program.parseAsync(argv);

@@ -102,6 +102,12 @@ export interface TargetOutcome {
   cap?: number;
   /** Why n/a. */
   note?: string;
+  /**
+   * Half-width of the value's 99.9% confidence interval relative to the value, from the scores' own
+   * (`scoreError`): for a ratio both sides' combined in quadrature. NaN when a score has none (2 iterations
+   * or fewer); absent for n/a.
+   */
+  error?: number;
 }
 
 const matches = (r: BenchmarkResult, side: Side) =>
@@ -168,6 +174,10 @@ function gapOf(t: Target, value: number, nanos: number): number {
   return t.op === "<=" ? nanos * (value - t.goal) : nanos * (1 - value / t.goal);
 }
 
+/** A score's relative 99.9% CI half-width (NaN without one). */
+const relativeError = (r: BenchmarkResult) =>
+  Math.abs(r.primaryMetric.scoreError / r.primaryMetric.score);
+
 function ratioOf(n: BenchmarkResult, d: BenchmarkResult): number {
   return nanosPerOp(n.primaryMetric) / nanosPerOp(d.primaryMetric);
 }
@@ -207,6 +217,8 @@ export function evaluateTargets(
             ...(why === undefined && !pass
               ? { gap: gapOf(target, value, nanosPerOp(r.primaryMetric)) }
               : {}),
+            // A rate is bytes over the time per op: to first order, the time's relative error.
+            ...(why === undefined ? { error: relativeError(r) } : {}),
             ...(why !== undefined ? { note: `${r.benchmark}: ${why}` } : {}),
           });
         }
@@ -281,6 +293,7 @@ export function evaluateTargets(
           : {}),
         ...(target.peer ? { peer: pn && pd ? ratioOf(pn, pd) : Number.NaN } : {}),
         ...(cap !== undefined ? { cap } : {}),
+        ...(why === undefined ? { error: Math.hypot(relativeError(n), relativeError(d)) } : {}),
         ...(why !== undefined ? { note: why } : {}),
       });
     }
@@ -290,6 +303,11 @@ export function evaluateTargets(
 
 const shown = (value: number, unit: string) =>
   Number.isNaN(value) ? "-" : `${value >= 100 ? value.toFixed(0) : value.toFixed(2)}${unit}`;
+
+/** A target's value as the tables show it: `1.28x`, `4.96 GB/s`, `-` for NaN. */
+export function formatTargetValue(target: Target, value: number): string {
+  return shown(value, target.kind === "ratio" ? "x" : ` ${target.unit}`);
+}
 
 const nanos = (ns: number) =>
   ns >= 1e6

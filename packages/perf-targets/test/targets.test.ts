@@ -262,7 +262,9 @@ describe("targets", () => {
 
   it("name only benchmarks that the suites declare, and select exactly them", async () => {
     const suites = (
-      await Promise.all(TARGET_GROUPS.flatMap(suiteModules).map((m) => loadSuiteModule(m)))
+      await Promise.all(
+        TARGET_GROUPS.flatMap((g) => suiteModules(g)).map((m) => loadSuiteModule(m)),
+      )
     ).flat();
     const suiteGroups = TARGET_GROUPS.filter((g) => g !== "kv"); // kv's come from `rafkv bench`
     const ids = targetBenchmarks(suiteGroups);
