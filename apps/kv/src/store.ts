@@ -387,7 +387,7 @@ export class Store {
     } finally {
       this.#closed = true;
       this.#state.closeFiles();
-      this.#commit.closeRetired();
+      this.#commit.retired.closeAll();
       this.#lock.release();
     }
   }
