@@ -20,7 +20,7 @@ interface SyncGroup {
   failed: boolean;
 }
 
-/** fdatasyncs that may run at once: two, so a group gathered while one runs need not wait (see BENCHMARKS.md). */
+/** fdatasyncs that may run at once: two, so a group gathered while one runs need not wait (BENCHMARKS.md, "Code constants"). */
 const MAX_SYNCS = 2;
 
 /** What group commit needs of its store. */
