@@ -38,9 +38,10 @@ export type {
  * An open rafkv store: a Bitcask-style log-structured key-value store in one directory. Create one with {@link open}.
  *
  * Writes append records to the active data file; an in-memory key directory maps each key to its newest record;
- * reads are one positional read each. The work is done by `recovery.ts` (open), `group-commit.ts` (when writes
- * are acknowledged), `compaction.ts`, `verify.ts` and `store-dir.ts` (every file operation). See the package
- * README for the API and docs/RECOVERY.md for the file format and the durability argument.
+ * reads are one positional read each. The work is done by `open-store.ts` and `recovery.ts` (open),
+ * `group-commit.ts` (when writes are acknowledged), `compaction.ts`, `verify.ts` and `store-dir.ts` (every file
+ * operation); docs/MODULES.md lists every module. See the package README for the API and docs/RECOVERY.md for the
+ * file format and the durability argument.
  */
 export class Store {
   /** The store directory (a real path). */
