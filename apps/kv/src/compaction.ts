@@ -154,7 +154,7 @@ export async function compactNow(
   // 5. Delete the inputs; a crash here is finished by the next open, which honours the marker.
   for (const id of inputs) {
     const input = state.files.get(id);
-    if (input !== undefined) commit.closeWhenSynced(input);
+    if (input !== undefined) commit.retired.closeWhenSynced(input);
     state.files.delete(id);
     // A repair's input with dropped records goes aside rather than away: its damaged bytes may be all that is
     // left of acknowledged writes.

@@ -233,7 +233,7 @@ export class DataFile {
 
   /**
    * Flushes, then fdatasyncs: enough for appends, since it also flushes the size change needed to read them back;
-   * it skips timestamps, and costs about half an fsync on ext4.
+   * it skips timestamps, which makes it cheaper than an fsync (see BENCHMARKS.md, "Code choices").
    */
   datasync(): void {
     if (!this.#writable) return;

@@ -2,7 +2,8 @@ import { Acks, type AckValue } from "./acks";
 import type { DataFile } from "./data-file";
 import type { SyncMode } from "./options";
 import type { CutFailed } from "./recovery";
-import { closeQuietly, type StoreState } from "./store-state";
+import { RetiredFiles } from "./retired-files";
+import type { StoreState } from "./store-state";
 
 /** Writes sharing one fsync (group commit): their promises, resolved together in issue order. */
 interface SyncGroup {
@@ -19,7 +20,7 @@ interface SyncGroup {
   failed: boolean;
 }
 
-/** fdatasyncs that may run at once: two, so a group gathered while one runs need not wait (see BENCHMARKS.md). */
+/** fdatasyncs that may run at once: two, so a group gathered while one runs need not wait (BENCHMARKS.md, "Code constants"). */
 const MAX_SYNCS = 2;
 
 /** What group commit needs of its store. */
@@ -52,7 +53,9 @@ export class GroupCommit {
   /** The group gathering for the next fsync: every write in it shares one promise. */
   #group: SyncGroup | null = null;
   /** Groups whose fsync is running, in the order their fsyncs started. */
-  #syncing: SyncGroup[] = [];
+  readonly #syncing: SyncGroup[] = [];
+  /** Files taken out of service, closed once no fsync runs on them. */
+  readonly retired = new RetiredFiles(this.#syncing);
   #syncScheduled = false;
   #flushScheduled = false;
   /** Writes resolved at once since the last one that waited for a turn (see {@link GroupCommit.#settled}). */
@@ -60,10 +63,6 @@ export class GroupCommit {
   /** The writes waiting for the next turn, while one is pending. */
   #turn: Acks | null = null;
   #idle: (() => void) | null = null;
-  /** The active file a failed write took out of service, kept open until the fsyncs running on it return. */
-  #failedActive: DataFile | null = null;
-  /** Compaction inputs deleted while a group's fdatasync ran on them: closed when the last one returns. */
-  readonly #closeLater = new Set<DataFile>();
 
   constructor(host: CommitHost) {
     this.#host = host;
@@ -91,21 +90,6 @@ export class GroupCommit {
     if (group !== null) (group.deleted ??= new Set()).add(id);
   }
 
-  /** Whether a group's fdatasync runs on `file`. */
-  syncingOn(file: DataFile): boolean {
-    return this.#syncing.some((g) => g.file === file);
-  }
-
-  /**
-   * Closes a compaction input it deleted. A group's fdatasync on it may not have returned (or, queued behind other
-   * work on libuv's pool, not even started): closed now, its descriptor would fail it with EBADF, or be another
-   * file's by then. Then it closes when the last one returns.
-   */
-  closeWhenSynced(file: DataFile): void {
-    if (this.syncingOn(file)) this.#closeLater.add(file);
-    else file.close();
-  }
-
   /** Resolves once no fsync runs. */
   async idle(): Promise<void> {
     while (this.#syncing.length > 0) await new Promise<void>((resolve) => (this.#idle = resolve));
@@ -117,18 +101,6 @@ export class GroupCommit {
     const group = this.#group;
     this.#group = null;
     group?.acks.resolve();
-  }
-
-  /** Closes the files taken out of service (at close). */
-  closeRetired(): void {
-    try {
-      this.#failedActive?.close();
-    } catch {
-      // Its appends were dropped when it failed: nothing is left to flush.
-    }
-    this.#failedActive = null;
-    for (const file of this.#closeLater) closeQuietly(file);
-    this.#closeLater.clear();
   }
 
   /** The promise of a write just appended, resolving to `value` once durable, after those of earlier writes. */
@@ -286,15 +258,7 @@ export class GroupCommit {
 
   #syncDone(group: SyncGroup): void {
     this.#syncing.splice(this.#syncing.indexOf(group), 1);
-    for (const file of this.#closeLater) {
-      if (this.#syncing.some((g) => g.file === file)) continue;
-      this.#closeLater.delete(file);
-      closeQuietly(file);
-    }
-    if (this.#syncing.length === 0 && this.#failedActive !== null) {
-      closeQuietly(this.#failedActive);
-      this.#failedActive = null;
-    }
+    this.retired.syncReturned();
     if (this.#group !== null) this.#scheduleGroupSync();
     else if (this.#syncing.length === 0) this.#idle?.();
   }
@@ -396,15 +360,10 @@ export class GroupCommit {
     // The active file, or the one an earlier failure took out of service (a group that started its fsync before
     // the failed one, failing after it, cuts the file further back). Not into a store that closed meanwhile (a
     // reload that could not read the files back closes it): what it loaded would never be closed.
-    if (!this.#host.closed && (file === this.#host.state.active || file === this.#failedActive)) {
-      const retire = file !== this.#failedActive;
+    const retired = this.retired.isFailedActive(file);
+    if (!this.#host.closed && (file === this.#host.state.active || retired)) {
       this.#host.reload(file);
-      // Kept open until the fsyncs running on it return: closing it could let a new file take its descriptor
-      // number under them.
-      if (retire) {
-        if (this.#syncing.length > 0) this.#failedActive = file;
-        else closeQuietly(file);
-      }
+      if (!retired) this.retired.retireActive(file);
     }
     for (const acks of rejected) acks.reject(error);
   }

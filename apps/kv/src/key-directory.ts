@@ -21,9 +21,9 @@ const INITIAL_TABLE = 2048;
  * copy and promote, and an update rewrites its slot in place.
  *
  * Why not a `Map`: a `Map` chains its entries, and to tell a key from another with the same bucket it reads the
- * other key's string (its length and hash), one cache miss per key in the chain. So adding a key (which walks its
- * whole chain first) cost about a third of a put in the benchmark's load. Here a probe reads the hashes, packed
- * in one cache line, and compares one id, the one whose hash matches.
+ * other key's string (its length and hash), one cache miss per key in the chain, which showed in the benchmark's
+ * load (see BENCHMARKS.md, "Code choices"). Here a probe reads the hashes, packed in one cache line, and compares
+ * one id, the one whose hash matches.
  *
  * A string key is hashed by its chars, and the same pass tells whether they are all ASCII: then the key's UTF-8
  * bytes are its chars, and it is its own id (see {@link KeyDirectory.findAscii}).

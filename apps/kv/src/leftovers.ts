@@ -36,6 +36,13 @@ export function lostDataFiles(
   return lost;
 }
 
+/** After a repair's compaction committed: the hints of lost data files are below its marker, and go. */
+export function removeLostHints(state: StoreState): void {
+  for (const id of state.lost) state.dir.remove(hintFileName(id));
+  if (state.lost.length > 0) state.dir.sync();
+  state.lost = [];
+}
+
 /**
  * Deletes what a crash may have left: obsolete files of a committed compaction, temp files, orphan hints (not
  * those of `lost` data files: they are the evidence).

@@ -15,8 +15,8 @@ import {
 import { ListingChanged } from "./listing-changed";
 import { keepTail } from "./lost-found";
 import { markerFromFiles, readMarker, writeMarker } from "./marker";
-import { decodeHeader, decodeSyncPoint, HEADER_SIZE, recordSize, SYNC_POINT_SIZE } from "./record";
-import { scanDataFile } from "./scan";
+import { recordSize } from "./record";
+import { scanDataFile, timestampFrom } from "./scan";
 import type { StoreDir } from "./store-dir";
 import { closeQuietly, StoreState } from "./store-state";
 
@@ -50,46 +50,6 @@ export function loadStore(dir: StoreDir, options: LoadOptions): StoreState {
     throw error;
   }
   return state;
-}
-
-/**
- * After a failed write was cut back: the state loaded again, read-only, from the files as they are now (what a
- * reopen would show), with the damage seen before first. `failed`, the active file, is left open (see
- * `GroupCommit.writeFailed`). Null when the files cannot be read back.
- */
-export function reload(
-  old: StoreState,
-  failed: DataFile,
-  cutFailed: CutFailed | null,
-): StoreState | null {
-  const seen = [...old.recovery];
-  if (old.files.get(old.activeId) === failed) old.files.delete(old.activeId);
-  old.active = null;
-  old.closeFiles();
-  let fresh: StoreState;
-  try {
-    fresh = loadStore(old.dir, {
-      maxFileSize: old.maxFileSize,
-      readOnlyReason: old.readOnlyReason,
-      repair: false,
-      cutFailed,
-    });
-  } catch {
-    return null;
-  }
-  const added = fresh.recovery.filter(
-    (r) => !seen.some((s) => s.file === r.file && s.offset === r.offset && s.kind === r.kind),
-  );
-  fresh.recovery.length = 0;
-  fresh.recovery.push(...seen, ...added);
-  return fresh;
-}
-
-/** After a repair's compaction committed: the hints of lost data files are below its marker, and go. */
-export function removeLostHints(state: StoreState): void {
-  for (const id of state.lost) state.dir.remove(hintFileName(id));
-  if (state.lost.length > 0) state.dir.sync();
-  state.lost = [];
 }
 
 /** Ids an empty newest data file may be numbered above the store's others before it counts as a stray. */
@@ -407,23 +367,4 @@ class Loader {
       -1,
     );
   }
-}
-
-/**
- * The timestamp of the first record at or after `offset` in `file` (sync points skipped), or undefined when none
- * follows. Records that one writer appended are in timestamp order, so every record before `offset` is older.
- */
-function timestampFrom(file: DataFile, offset: number): number | undefined {
-  const buf = new Uint8Array(SYNC_POINT_SIZE);
-  let at = offset;
-  while (at + HEADER_SIZE <= file.size) {
-    const n = Math.min(SYNC_POINT_SIZE, file.size - at);
-    file.readAt(at, buf, 0, n);
-    if (n === SYNC_POINT_SIZE && decodeSyncPoint(buf, 0) >= 0) {
-      at += SYNC_POINT_SIZE;
-      continue;
-    }
-    return decodeHeader(buf, 0)?.timestamp;
-  }
-  return undefined;
 }

@@ -207,3 +207,22 @@ export function findNextRecord(file: DataFile, from: number, nonZeroEnd: number)
   }
   return -1;
 }
+
+/**
+ * The timestamp of the first record at or after `offset` in `file` (sync points skipped), or undefined when none
+ * follows. Records that one writer appended are in timestamp order, so every record before `offset` is older.
+ */
+export function timestampFrom(file: DataFile, offset: number): number | undefined {
+  const buf = new Uint8Array(SYNC_POINT_SIZE);
+  let at = offset;
+  while (at + HEADER_SIZE <= file.size) {
+    const n = Math.min(SYNC_POINT_SIZE, file.size - at);
+    file.readAt(at, buf, 0, n);
+    if (n === SYNC_POINT_SIZE && decodeSyncPoint(buf, 0) >= 0) {
+      at += SYNC_POINT_SIZE;
+      continue;
+    }
+    return decodeHeader(buf, 0)?.timestamp;
+  }
+  return undefined;
+}

@@ -4,16 +4,15 @@ import { compactNow } from "./compaction";
 import { clearDamaged } from "./damage-file";
 import type { DataFile } from "./data-file";
 import { KvError } from "./errors";
-import { hintFileName } from "./file-names";
 import { GroupCommit } from "./group-commit";
-import { loadRetrying } from "./listing-changed";
-import { checkIsStore, checkOpenOptions, ensureDirectory } from "./open-checks";
+import { removeLostHints } from "./leftovers";
+import { openState } from "./open-store";
 import type { OpenOptions, ProgressCallback, SyncMode } from "./options";
 import { matchingIds, ValueReader } from "./reads";
 import { MAX_VALUE_LENGTH } from "./record";
-import { type CutFailed, reload, removeLostHints } from "./recovery";
-import { realDirectory, StoreDir } from "./store-dir";
-import { StoreLock } from "./store-lock";
+import type { CutFailed } from "./recovery";
+import { reload } from "./reload";
+import type { StoreLock } from "./store-lock";
 import type { StoreState } from "./store-state";
 import type {
   CompactionResult,
@@ -22,9 +21,9 @@ import type {
   StoreStats,
   VerifyReport,
 } from "./types";
-import { ValueCache } from "./value-cache";
+import type { ValueCache } from "./value-cache";
 import { verifyStore } from "./verify";
-import { appendRecord, checkKeyLength } from "./writes";
+import { appendRecord, checkKeyLength, sealActive } from "./writes";
 
 export type { BackupResult } from "./backup";
 export type {
@@ -35,16 +34,14 @@ export type {
   VerifyReport,
 } from "./types";
 
-const DEFAULT_MAX_FILE = 64 * 1024 * 1024;
-const DEFAULT_CACHE = 16 * 1024 * 1024;
-
 /**
  * An open rafkv store: a Bitcask-style log-structured key-value store in one directory. Create one with {@link open}.
  *
  * Writes append records to the active data file; an in-memory key directory maps each key to its newest record;
- * reads are one positional read each. The work is done by `recovery.ts` (open), `group-commit.ts` (when writes
- * are acknowledged), `compaction.ts`, `verify.ts` and `store-dir.ts` (every file operation). See the package
- * README for the API and docs/RECOVERY.md for the file format and the durability argument.
+ * reads are one positional read each. The work is done by `open-store.ts` and `recovery.ts` (open),
+ * `group-commit.ts` (when writes are acknowledged), `compaction.ts`, `verify.ts` and `store-dir.ts` (every file
+ * operation); docs/MODULES.md lists every module. See the package README for the API and docs/RECOVERY.md for the
+ * file format and the durability argument.
  */
 export class Store {
   /** The store directory (a real path). */
@@ -94,34 +91,12 @@ export class Store {
 
   /** @internal use {@link open}. */
   static async open(dir: string, options: OpenOptions = {}): Promise<Store> {
-    checkOpenOptions(options);
-    const readOnly = options.readOnly ?? false;
-    const create = !readOnly && (options.create ?? true);
-    const ops = options.directory ?? realDirectory;
-    const store = new StoreDir(ensureDirectory(ops, dir, create), ops);
-    checkIsStore(store, create);
-    const lock = StoreLock.acquire(store, readOnly);
-    // One cache for every attempt: a failed load put nothing in it (loads read no values), and it is the one large
-    // allocation of an open (16 MiB by default).
-    const cache = new ValueCache(options.cacheSize ?? DEFAULT_CACHE);
-    const load = {
-      maxFileSize: options.maxFileSize ?? DEFAULT_MAX_FILE,
-      readOnlyReason: readOnly ? "opened read-only" : undefined,
-      repair: options.repair ?? false,
-      cutFailed: null,
-    };
-    let state: StoreState;
-    try {
-      state = await loadRetrying(store, load);
-    } catch (error) {
-      lock.release();
-      throw error;
-    }
+    const { state, lock, cache } = await openState(dir, options);
     const db = new Store(state, lock, options, cache);
     if (options.repair && state.recovery.some((r) => r.kind === "corrupt")) {
       try {
         await db.compact();
-        clearDamaged(store);
+        clearDamaged(state.dir);
         removeLostHints(db.#state);
       } catch (error) {
         await db.close();
@@ -360,32 +335,11 @@ export class Store {
     try {
       if (this.#compaction) await this.#compaction.catch(() => undefined);
       await this.#commit.idle();
-      // Only a writable open has an active file. Sealed even when damage found since made the store read-only:
-      // the writes acknowledged before it are in there.
-      const state = this.#state;
-      const active = state.active;
-      if (active) {
-        try {
-          active.seal();
-        } catch (error) {
-          // As any failed fsync of the active file: the writes waiting for it reject and are cut back, so that a
-          // reopen does not show writes that were rejected.
-          this.#commit.activeSyncFailed(error);
-          throw error;
-        } finally {
-          this.#commit.resolveGathering();
-        }
-        if (active.size > 0) {
-          state.dir.writeAtomic(
-            hintFileName(state.activeId),
-            state.activeHints.finish(active.size),
-          );
-        }
-      }
+      sealActive(this.#state, this.#commit);
     } finally {
       this.#closed = true;
       this.#state.closeFiles();
-      this.#commit.closeRetired();
+      this.#commit.retired.closeAll();
       this.#lock.release();
     }
   }

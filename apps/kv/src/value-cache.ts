@@ -9,8 +9,8 @@
  * The price of first in, first out: a value replaced by a write keeps its bytes until the ring comes round (it is
  * not found any more, since the key directory forgets its handle), and a value still in use is dropped when the ring
  * comes round to it, and read from disk (and cached again) on its next get. Moving values that are read near the end
- * of the ring back to its head (an approximation of least-recently-used) was tried: with the benchmark's 100 000 keys
- * in the default 16 MiB, the copying cost workload C a fifth of its throughput.
+ * of the ring back to its head (an approximation of least-recently-used) was tried, and its copying cost more than
+ * it saved (see BENCHMARKS.md, "Code choices").
  *
  * The ring is private: {@link ValueCache.copyOut} hands out copies only, so nothing a caller does to a returned value
  * can change what the cache holds.
@@ -88,8 +88,9 @@ let poolUsed = 0;
 
 /**
  * A copy of `bytes[start, end)` in a new `Uint8Array`. Small copies share a 64 KiB `ArrayBuffer` with other copies
- * handed out before (like `Buffer.allocUnsafe`'s pool): allocating a typed array with its own small buffer costs
- * several times more. The pool holds only copies already given away; nothing is ever read back from it.
+ * handed out before (like `Buffer.allocUnsafe`'s pool), which is cheaper than a typed array with its own small
+ * buffer (see BENCHMARKS.md, "Code choices"). The pool holds only copies already given away; nothing is ever read
+ * back from it.
  */
 export function copyOut(bytes: Uint8Array, start: number, end: number): Uint8Array {
   const n = end - start;

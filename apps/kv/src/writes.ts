@@ -76,3 +76,25 @@ export function rotate(state: StoreState, commit: GroupCommit): void {
   state.dir.writeAtomic(hintFileName(state.activeId), state.activeHints.finish(old.size));
   state.startActiveFile();
 }
+
+/**
+ * At close, seals the active file (only a writable open has one) and writes its hint. Sealed even when damage found
+ * since made the store read-only: the writes acknowledged before it are in there.
+ */
+export function sealActive(state: StoreState, commit: GroupCommit): void {
+  const active = state.active;
+  if (active === null) return;
+  try {
+    active.seal();
+  } catch (error) {
+    // As any failed fsync of the active file: the writes waiting for it reject and are cut back, so that a reopen
+    // does not show writes that were rejected.
+    commit.activeSyncFailed(error);
+    throw error;
+  } finally {
+    commit.resolveGathering();
+  }
+  if (active.size > 0) {
+    state.dir.writeAtomic(hintFileName(state.activeId), state.activeHints.finish(active.size));
+  }
+}

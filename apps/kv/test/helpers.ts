@@ -3,6 +3,12 @@ import * as os from "node:os";
 import * as path from "node:path";
 import { afterEach } from "vitest";
 
+/**
+ * The built package's entry, as a URL for a child process to import. Resolved here, in test/, so that it is the
+ * same for a suite in a subdirectory (the Windows bundles give every module their entry file's `import.meta.url`).
+ */
+export const DIST_URL = new URL("../dist/index.js", import.meta.url).href;
+
 const dirs: string[] = [];
 
 /** A fresh temp directory, removed after the test. */

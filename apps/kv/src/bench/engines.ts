@@ -56,8 +56,8 @@ export async function openEngine(
 }
 
 // The adapters are classes, not object literals of closures: a method is one function for every instance, so the
-// code V8 optimised while an engine warmed up still fits the measured instance of it. A closure per instance made
-// V8 compile the engine's whole write path again in the first measured phase (tens of ms on the engine's clock).
+// code V8 optimised while an engine warmed up still fits the measured instance of it, instead of being compiled
+// again in the first measured phase (see BENCHMARKS.md, "Code choices").
 
 class RafkvEngine implements Engine {
   readonly name = "rafkv";

@@ -167,9 +167,8 @@ async function runEngines(
         if (warmupIterations > 0) {
           // Unmeasured, just before the measured iterations, as JMH's warm-up iterations, so that the CPU caches
           // hold this phase's data (the hot keys, the engine's index) rather than what the previous phase, or other
-          // processes while it waited for its last flush, left there: without it, rafkv's first C iteration ran 10%
-          // to 35% slower than its others. Reads only, of keys drawn as the phase draws them: extra writes would
-          // change what every engine holds (they pushed rafkv's cache past its size, so that C read from disk).
+          // processes while it waited for its last flush, left there (see BENCHMARKS.md, "Code choices"). Reads
+          // only, of keys drawn as the phase draws them: extra writes would change what every engine holds.
           const warm = draw(
             Math.ceil((warmupIterations * operations) / iterations),
             1,
@@ -231,7 +230,7 @@ interface PhaseState {
  * `concurrency` are in flight; returns the index it stopped at: `stop`, or a write that must wait for a slot.
  *
  * A plain function, not part of the async {@link runPhase}: V8 optimises a hot loop inside an async function late
- * (it ran at about half speed for most of a phase), and this loop is the harness's whole cost per operation.
+ * (see BENCHMARKS.md, "Code choices"), and this loop is the harness's whole cost per operation.
  */
 function runOps(s: PhaseState, i: number, stop: number): number {
   const { engine, ops, keys, values, reads } = s;

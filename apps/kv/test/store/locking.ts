@@ -1,0 +1,96 @@
+import { spawn } from "node:child_process";
+import { describe, expect, it } from "vitest";
+import { open } from "../../src";
+import { DIST_URL, tempDir } from "../helpers";
+
+describe("locking", () => {
+  it("allows one writer, or many readers, in this process", async () => {
+    const dir = tempDir();
+    const w = await open(dir);
+    await expect(open(dir)).rejects.toMatchObject({ code: "ERR_KV_LOCKED" });
+    await expect(open(dir, { readOnly: true })).rejects.toMatchObject({ code: "ERR_KV_LOCKED" });
+    await w.close();
+    const r1 = await open(dir, { readOnly: true });
+    const r2 = await open(dir, { readOnly: true });
+    await expect(open(dir)).rejects.toMatchObject({ code: "ERR_KV_LOCKED" });
+    await r1.close();
+    await r2.close();
+    const w2 = await open(dir);
+    await w2.close();
+  });
+
+  /** Starts a child process that opens `dir` with `options`, prints its stats as JSON, and closes on any input. */
+  async function holder(dir: string, options: object, env: NodeJS.ProcessEnv = process.env) {
+    const dist = DIST_URL;
+    const child = spawn(
+      process.execPath,
+      [
+        "--input-type=module",
+        "-e",
+        `const m = await import(${JSON.stringify(dist)}); const db = await m.open(${JSON.stringify(dir)}, ${JSON.stringify(options)}); console.log(JSON.stringify(db.stats())); process.stdin.on("data", async () => { await db.close(); process.exit(0); });`,
+      ],
+      { stdio: ["pipe", "pipe", "inherit"], env },
+    );
+    const stats = await new Promise<{ lock: string }>((resolve) =>
+      child.stdout.once("data", (d: Buffer) => resolve(JSON.parse(d.toString()))),
+    );
+    const stop = async () => {
+      child.stdin.write("x");
+      await new Promise((resolve) => child.on("exit", resolve));
+    };
+    return { child, stats, stop };
+  }
+
+  it("tells a refused writer that readers in another process hold the store", async () => {
+    const dir = tempDir();
+    await (await open(dir)).close();
+    const reader = await holder(dir, { readOnly: true });
+    try {
+      expect(reader.stats.lock).toBe("os");
+      const error = await open(dir).catch((e: unknown) => e);
+      expect(error).toMatchObject({ code: "ERR_KV_LOCKED" });
+      expect((error as Error).message).toContain("open read-only");
+      const shared = await open(dir, { readOnly: true }); // shared locks coexist
+      expect(shared.stats().lock).toBe("os");
+      await shared.close();
+    } finally {
+      await reader.stop();
+    }
+  });
+
+  it("reports in stats when the backend has no file locks (node backend): only opens in its process are excluded", async () => {
+    const dir = tempDir();
+    const nodeBackend = await holder(dir, {}, { ...process.env, RAFKIT_BACKEND: "node" });
+    try {
+      expect(nodeBackend.stats.lock).toBe("process");
+    } finally {
+      await nodeBackend.stop();
+    }
+  });
+
+  it("names the pid of a writer in another process", async () => {
+    const dir = tempDir();
+    const dist = DIST_URL;
+    const child = spawn(
+      process.execPath,
+      [
+        "--input-type=module",
+        "-e",
+        `const m = await import(${JSON.stringify(dist)}); const db = await m.open(${JSON.stringify(dir)}); console.log("open"); process.stdin.on("data", async () => { await db.close(); process.exit(0); });`,
+      ],
+      { stdio: ["pipe", "pipe", "inherit"] },
+    );
+    await new Promise<void>((resolve) => child.stdout.once("data", () => resolve()));
+    try {
+      const error = await open(dir).catch((e: unknown) => e);
+      expect(error).toMatchObject({ code: "ERR_KV_LOCKED", holderPid: child.pid });
+      expect((error as Error).message).toContain(`process ${child.pid}`);
+      await expect(open(dir, { readOnly: true })).rejects.toMatchObject({ code: "ERR_KV_LOCKED" });
+    } finally {
+      child.stdin.write("x");
+      await new Promise((resolve) => child.on("exit", resolve));
+    }
+    const db = await open(dir);
+    await db.close();
+  });
+});
