@@ -5,6 +5,9 @@ import { CALL, OperationProgress, PendingRequest } from "./request";
 
 const EBADF = errnoOf("EBADF");
 
+/** Bytes of the window's `DataView` past its buffer (the widest primitive). */
+const VIEW_SLACK = 8;
+
 /** `dirtyFrom` of a clean window: above any index, so a commit's `i < dirtyFrom` test alone starts a range. A Smi. */
 export const CLEAN = 0x3fffffff;
 
@@ -80,9 +83,13 @@ export class Window {
     options: { readOnly: boolean; writeThrough: boolean; codec?: ViewCodec },
   ) {
     this.capacity = capacity;
-    this.buf = new Uint8Array(Math.max(capacity, 8));
+    // The view runs VIEW_SLACK bytes past `buf`, so no primitive in the window ends at the view's last byte:
+    // on V8 13.6 (Node 24) a DataView setInt16/setInt32 ending there deoptimises, and the setter is then
+    // called out of line, several times slower, for the rest of the process (BENCHMARKS.md).
+    const bytes = new ArrayBuffer(Math.max(capacity, 8) + VIEW_SLACK);
+    this.buf = new Uint8Array(bytes, 0, Math.max(capacity, 8));
     this.request = new PendingRequest(this.buf);
-    this.view = new DataView(this.buf.buffer, this.buf.byteOffset, this.buf.byteLength);
+    this.view = new DataView(bytes);
     this.codec = options.codec ?? BigEndianView;
     const buf = this.buf;
     this.exactViews =
