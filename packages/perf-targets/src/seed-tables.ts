@@ -101,3 +101,70 @@ export function seedTables(results: readonly BenchmarkResult[]): string {
     captureTable(results),
   ].join("\n");
 }
+
+/** The range of `values` as the root README prints it (`61x to 132x`), or `-` when empty. */
+function range(values: readonly number[]): string {
+  if (values.length === 0) return "-";
+  const fmt = (x: number) => `${x >= 100 ? x.toFixed(0) : x.toFixed(x >= 10 ? 1 : 2)}x`;
+  return `${fmt(Math.min(...values))} to ${fmt(Math.max(...values))}`;
+}
+
+/**
+ * The root README's "How rafkit compares" tables: per seed shape (reads, writes, open-read-close), how many
+ * times faster rafkit is than JDK 17 and JDK 25 over every method and size, then CaptureStateUtilBench's
+ * ratios on both runtimes.
+ */
+export function seedSummary(results: readonly BenchmarkResult[]): string {
+  const speedUps = (suite: string, prefix: string, jdk: string): number[] => {
+    const mine = results.filter((r) => r.benchmark.startsWith(`${suite}.${prefix}`));
+    return mine
+      .filter((r) => r.params?.impl === "rafkit")
+      .flatMap((r) => {
+        const peer = mine.find(
+          (p) =>
+            p.benchmark === r.benchmark &&
+            p.params?.kiloBytes === r.params?.kiloBytes &&
+            (p.params?.impl === jdk || (jdk === "jdk25" && p.params?.impl === "jdk17Emulated")),
+        );
+        return peer ? [nanosPerOp(peer.primaryMetric) / nanosPerOp(r.primaryMetric)] : [];
+      });
+  };
+  const rows: [string, string, string][] = [
+    [
+      "`RandomAccessFileBenchmark`, reads (seek(0) + 1 or 5 KiB of primitives)",
+      "RandomAccessFileBenchmark",
+      "read",
+    ],
+    ["`RandomAccessFileBenchmark`, writes incl. flush", "RandomAccessFileBenchmark", "write"],
+    [
+      "`RandomAccessFileReadBenchmark` (open, read all, close)",
+      "RandomAccessFileReadBenchmark",
+      "read",
+    ],
+  ];
+  const speed = markdown(
+    ["Benchmark", "rafkit faster than JDK 17", "rafkit faster than JDK 25"],
+    rows.map(([label, suite, prefix]) => [
+      label,
+      range(speedUps(suite, prefix, "jdk17")),
+      range(speedUps(suite, prefix, "jdk25")),
+    ]),
+  );
+  const capture = results.filter((r) => r.benchmark.startsWith("CaptureStateUtilBench."));
+  const find = (method: string, impl: string) =>
+    capture.find((r) => methodOf(r) === method && r.params?.impl === impl);
+  const pairs: [string, string][] = [
+    ["explicitSuccess", "tlSuccess"],
+    ["explicitFail", "tlFail"],
+    ["tlFail", "tlSuccess"],
+  ];
+  const ratios = markdown(
+    ["`CaptureStateUtilBench` ratio", "JDK 25", "rafkit"],
+    pairs.map(([a, b]) => [
+      `\`${a} / ${b}\``,
+      ratio(find(a, "jdk25"), find(b, "jdk25")),
+      ratio(find(a, "rafkit"), find(b, "rafkit")),
+    ]),
+  );
+  return `${speed}\n\n${ratios}\n`;
+}

@@ -13,7 +13,7 @@ import {
   toJmhJson,
 } from "@rafkit/bench";
 import { Command } from "commander";
-import { seedTables } from "./seed-tables";
+import { seedSummary, seedTables } from "./seed-tables";
 import { benchCli, suiteModules } from "./suites";
 
 interface SeedFlags {
@@ -111,6 +111,8 @@ async function seeds(flags: SeedFlags): Promise<void> {
   }
   const tables = seedTables(results);
   writeFileSync(join(flags.out, "seeds.md"), tables);
+  // The root README's "How rafkit compares": ratios only.
+  writeFileSync(join(flags.out, "summary.md"), seedSummary(results));
   process.stdout.write(`\n${tables}`);
 }
 

@@ -5,7 +5,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { buildResult, resolveOptions, toJmhJson } from "@rafkit/bench";
 import { afterAll, describe, expect, it } from "vitest";
-import { seedTables } from "../src/seed-tables";
+import { seedSummary, seedTables } from "../src/seed-tables";
 
 const dir = mkdtempSync(join(tmpdir(), "rafkit-perf-seeds-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -48,6 +48,25 @@ describe("the seeds' tables", () => {
       "| RandomAccessFileReadBenchmark.readLong | 5 | 50.000 ± 0.000 | 5.000 ± 0.000 | 10.00x |",
     );
     expect(text).toContain("JDK 17, bulk emulated (us/op)");
+  });
+
+  it("sum up the root README's ratios: rafkit's speed-up ranges per seed shape, and both runtimes' capture ratios", () => {
+    const text = seedSummary([
+      ...results,
+      at("RandomAccessFileBenchmark.readInt", { kiloBytes: 5, impl: "jdk17" }, 1000),
+      at("RandomAccessFileBenchmark.readInt", { kiloBytes: 5, impl: "jdk25" }, 300),
+      at("RandomAccessFileBenchmark.readInt", { kiloBytes: 5, impl: "rafkit" }, 10),
+    ]);
+    // 1 KiB: 400/2 = 200x, 100/2 = 50x; 5 KiB: 1000/10 = 100x, 300/10 = 30x.
+    expect(text).toContain(
+      "| `RandomAccessFileBenchmark`, reads (seek(0) + 1 or 5 KiB of primitives) | 100x to 200x | 30.0x to 50.0x |",
+    );
+    expect(text).toContain("| `RandomAccessFileBenchmark`, writes incl. flush | - | - |");
+    // The emulated "after" stands in for JDK 25; no JDK 17 run of that shape.
+    expect(text).toContain(
+      "| `RandomAccessFileReadBenchmark` (open, read all, close) | - | 10.0x to 10.0x |",
+    );
+    expect(text).toContain("| `explicitSuccess / tlSuccess` | 11.50x | 3.00x |");
   });
 
   it("give both runtimes' explicit/tl and fail/success ratios side by side", () => {
