@@ -47,9 +47,13 @@ export interface ExampleRun {
 /**
  * Runs `code` as an ES module in a fresh Node process, with the bare specifiers of `imports` rewritten to
  * the files given (the built package), an empty working directory and a private `TMPDIR`, so anything the
- * example leaves behind shows.
+ * example leaves behind shows. `args(file)` gives Node's arguments, when not just the example's file.
  */
-export function runExample(code: string, imports: Record<string, string>): ExampleRun {
+export function runExample(
+  code: string,
+  imports: Record<string, string>,
+  args: (file: string) => string[] = (file) => [file],
+): ExampleRun {
   const root = mkdtempSync(join(tmpdir(), "rafkit-readme-"));
   try {
     let source = code;
@@ -63,7 +67,12 @@ export function runExample(code: string, imports: Record<string, string>): Examp
     mkdirSync(cwd);
     mkdirSync(tmp);
     const env = { ...process.env, TMPDIR: tmp };
-    const r = spawnSync(process.execPath, [file], { cwd, encoding: "utf8", env, timeout: 60_000 });
+    const r = spawnSync(process.execPath, args(file), {
+      cwd,
+      encoding: "utf8",
+      env,
+      timeout: 60_000,
+    });
     const leftovers = [
       ...readdirSync(cwd).map((f) => `cwd/${f}`),
       ...readdirSync(tmp).map((f) => `tmp/${f}`),
