@@ -38,8 +38,9 @@ function rethrow(error: unknown, view: DataView, off: number, width: number): ne
  * DataView's own accessors are slow (V8 before 13), else DataView's own, which need no scratch (see
  * bigint-path.ts). One body for both signednesses and both orders: `signed` and `little` are never-assigned
  * parameters, as in `viewCodec`. What the accessors use comes in as parameters too, so they find it in
- * their own closure rather than one further out (BENCHMARKS.md, "one factory"). A failed set writes
- * nothing either way (a non-bigint throws before any store; DataView checks its range first).
+ * their own closure rather than one further out (BENCHMARKS.md, "The view codec's 64-bit bigint
+ * accessors"). A failed set writes nothing either way (a non-bigint throws before any store; DataView
+ * checks its range first).
  */
 function bigint64Accessors(
   signed: boolean,
