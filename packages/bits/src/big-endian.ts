@@ -29,8 +29,9 @@ import { type LastView, lastView, lookup, renewView } from "./view-cache";
 // word first; a NaN double checks both ends before writing.
 
 // Java's writeFloat/writeDouble: NaN goes out as the canonical bits whatever its payload. Kept out
-// of line so the common (non-NaN) path stays small. The NaN test is `v <= v` on a number: one
-// compare and one branch, where `Number.isNaN` compiles to two (see BENCHMARKS.md).
+// of line so the common (non-NaN) path stays small. The accessors' NaN test is `v <= v` on a number:
+// one compare and one branch, where `Number.isNaN` compiles to two (see BENCHMARKS.md). The cold
+// fallbacks below, taken only after a view is renewed, use the plainer `Number.isNaN`.
 function writeNaN32(view: DataView, off: number): void {
   view.setInt32(off, CANONICAL_FLOAT_NAN_BITS);
 }

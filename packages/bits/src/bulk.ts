@@ -43,9 +43,17 @@ function checkArgs(
 ): 2 | 4 | 8 {
   const w = widthOf(arr);
   checkCount(count);
-  checkRange(byteOffset, count * w, bytes.length);
-  checkIndex(what, index, count, arr.length);
+  checkRange(byteOffset, count * w, lengthOf(bytes));
+  checkIndex(what, index, count, lengthOf(arr));
   return w;
+}
+
+/**
+ * A typed array's length, 0 over a detached buffer. Not `a.length` alone: V8 11's optimised code (Node 20)
+ * can return the length from before the detach, while a detached buffer's `byteLength` is always 0.
+ */
+function lengthOf(a: Uint8Array | NumericArray): number {
+  return a.buffer.byteLength === 0 ? 0 : a.length;
 }
 
 function bswap32(x: number): number {

@@ -1,14 +1,14 @@
 import { checkRange } from "./bounds";
 
-// The codecs read and write through a DataView, which V8 compiles to one (unaligned) load or store;
-// composing bytes by hand measured slower (a bounds check per byte). A view is made once per
+// The codecs read and write through a DataView, which V8 compiles to one (unaligned) load or store,
+// where composing bytes by hand takes a bounds check per byte. A view is made once per
 // Uint8Array and reused: the last array's view sits in `lastView`, the rest in a WeakMap
 // (collected with their arrays). The view spans exactly the array's bytes, so its own bounds check
 // is the array's.
 //
 // The accessors test `b === last.b` themselves (`last` being `lastView`) and call `lookup` only on
 // a miss. It is an object, not two module-level `let`s: V8 checks a `let` for its temporal dead
-// zone on every read, which measured slower than the field loads.
+// zone on every read, where a field load needs no check.
 
 /**
  * An array and its view: the last one looked up, or the one before it. A class rather than two

@@ -33,6 +33,66 @@ function rethrow(error: unknown, view: DataView, off: number, width: number): ne
   throw error;
 }
 
+/**
+ * The 64-bit bigint get/set pair of one signedness: two 32-bit words through the scratch word where
+ * DataView's own accessors are slow (V8 before 13), else DataView's own, which need no scratch (see
+ * bigint-path.ts). One body for both signednesses and both orders: `signed` and `little` are never-assigned
+ * parameters, as in `viewCodec`. What the accessors use comes in as parameters too, so they find it in
+ * their own closure rather than one further out (BENCHMARKS.md, "The view codec's 64-bit bigint
+ * accessors"). A failed set writes nothing either way (a non-bigint throws before any store; DataView
+ * checks its range first).
+ */
+function bigint64Accessors(
+  signed: boolean,
+  little: boolean,
+  viaWords: boolean,
+  check64: (view: DataView, off: number) => void,
+  writeWords: (view: DataView, off: number, hi: number, lo: number) => void,
+) {
+  const hiAt = little ? 4 : 0;
+  const loAt = little ? 0 : 4;
+  if (viaWords) {
+    return {
+      get(view: DataView, off: number): bigint {
+        check64(view, off);
+        try {
+          i32[LO] = view.getInt32(off + loAt, little);
+          i32[HI] = view.getInt32(off + hiAt, little);
+        } catch (error) {
+          rethrow(error, view, off, 8);
+        }
+        return signed ? i64[0]! : u64[0]!;
+      },
+      set(view: DataView, off: number, v: bigint): void {
+        check64(view, off);
+        // A TypeError for a non-bigint, before anything is written.
+        if (signed) i64[0] = v;
+        else u64[0] = v;
+        writeWords(view, off, i32[HI]!, i32[LO]!);
+      },
+    };
+  }
+  return {
+    get(view: DataView, off: number): bigint {
+      check64(view, off);
+      try {
+        return signed ? view.getBigInt64(off, little) : view.getBigUint64(off, little);
+      } catch (error) {
+        return rethrow(error, view, off, 8);
+      }
+    },
+    set(view: DataView, off: number, v: bigint): void {
+      check64(view, off);
+      try {
+        if (signed) view.setBigInt64(off, v, little);
+        else view.setBigUint64(off, v, little);
+      } catch (error) {
+        rethrow(error, view, off, 8);
+      }
+    },
+  };
+}
+
 // Built by a function of `little` so both orders share one body; a never-assigned parameter is a
 // constant to the optimiser, so each accessor compiles to the one DataView call it needs.
 /** @internal Exported for the tests that hold both 64-bit bigint paths (`viaWords`) to one behaviour. */
@@ -62,75 +122,9 @@ export function viewCodec(order: ByteOrder, little: boolean, viaWords: boolean):
     }
   }
 
-  // The 64-bit bigint accessors: two 32-bit words through the scratch word where DataView's own are slow (V8
-  // before 13), else DataView's own, which need no scratch (see bigint-path.ts). A failed set writes nothing
-  // either way (a non-bigint throws before any store; DataView checks its range before writing).
-  const getBigInt64 = viaWords
-    ? function getBigInt64(view: DataView, off: number): bigint {
-        check64(view, off);
-        try {
-          i32[LO] = view.getInt32(off + loAt, little);
-          i32[HI] = view.getInt32(off + hiAt, little);
-        } catch (error) {
-          rethrow(error, view, off, 8);
-        }
-        return i64[0]!;
-      }
-    : function getBigInt64(view: DataView, off: number): bigint {
-        check64(view, off);
-        try {
-          return view.getBigInt64(off, little);
-        } catch (error) {
-          return rethrow(error, view, off, 8);
-        }
-      };
-  const setBigInt64 = viaWords
-    ? function setBigInt64(view: DataView, off: number, v: bigint): void {
-        check64(view, off);
-        i64[0] = v; // a TypeError for a non-bigint, before anything is written
-        writeWords(view, off, i32[HI]!, i32[LO]!);
-      }
-    : function setBigInt64(view: DataView, off: number, v: bigint): void {
-        check64(view, off);
-        try {
-          view.setBigInt64(off, v, little);
-        } catch (error) {
-          rethrow(error, view, off, 8);
-        }
-      };
-  const getBigUint64 = viaWords
-    ? function getBigUint64(view: DataView, off: number): bigint {
-        check64(view, off);
-        try {
-          i32[LO] = view.getInt32(off + loAt, little);
-          i32[HI] = view.getInt32(off + hiAt, little);
-        } catch (error) {
-          rethrow(error, view, off, 8);
-        }
-        return u64[0]!;
-      }
-    : function getBigUint64(view: DataView, off: number): bigint {
-        check64(view, off);
-        try {
-          return view.getBigUint64(off, little);
-        } catch (error) {
-          return rethrow(error, view, off, 8);
-        }
-      };
-  const setBigUint64 = viaWords
-    ? function setBigUint64(view: DataView, off: number, v: bigint): void {
-        check64(view, off);
-        u64[0] = v;
-        writeWords(view, off, i32[HI]!, i32[LO]!);
-      }
-    : function setBigUint64(view: DataView, off: number, v: bigint): void {
-        check64(view, off);
-        try {
-          view.setBigUint64(off, v, little);
-        } catch (error) {
-          rethrow(error, view, off, 8);
-        }
-      };
+  // The 64-bit bigint accessors, one pair per signedness (see bigint64Accessors).
+  const int64 = bigint64Accessors(true, little, viaWords, check64, writeWords);
+  const uint64 = bigint64Accessors(false, little, viaWords, check64, writeWords);
 
   const methods = Object.freeze({
     order,
@@ -230,10 +224,10 @@ export function viewCodec(order: ByteOrder, little: boolean, viaWords: boolean):
         rethrow(error, view, off, 4);
       }
     },
-    getBigInt64,
-    setBigInt64,
-    getBigUint64,
-    setBigUint64,
+    getBigInt64: int64.get,
+    setBigInt64: int64.set,
+    getBigUint64: uint64.get,
+    setBigUint64: uint64.set,
     getFloat32(view: DataView, off: number): number {
       check(view, off, 4);
       try {
