@@ -20,7 +20,6 @@ function codec(order) {
   const farVar = big ? "lo" : "hi";
   const nearVar = big ? "hi" : "lo";
   const get32 = (v) => (v === "lo" ? "getUint32" : "getInt32");
-  const set32 = (v) => (v === "lo" ? "setUint32" : "setInt32");
   const factory = big ? "bigEndian" : "littleEndian";
   const name = big ? "BigEndian" : "LittleEndian";
   const doc = big
@@ -29,6 +28,10 @@ function codec(order) {
       " * (the JDK's `ByteArrayLittleEndian`).\n";
   const example = big ? "0, 1, 2, 3, 4, 0, 0, 0" : "0, 4, 3, 2, 1, 0, 0, 0";
 
+  // Signed values are stored with the unsigned setter, which writes the same bytes (both take the value mod
+  // 2^width): V8 13.6 deoptimises a signed DataView set that ends at the view's last byte, and then calls it
+  // out of line for good (see BENCHMARKS.md).
+  const store = (type) => `set${type.replace(/^Int/, "Uint")}`;
   const small = (type, width) => `
     get${type}(b: Uint8Array, off: number): number {
       try {
@@ -41,9 +44,9 @@ function codec(order) {
     set${type}(b: Uint8Array, off: number, v: number): void {
       try {
         if ((off | 0) !== off) checkLargeOffset(off, ${width}, b.length);
-        (b === last.b ? last.v : lookup(b)).set${type}(off, v${le});
+        (b === last.b ? last.v : lookup(b)).${store(type)}(off, v${le});
       } catch {
-        renewView(b, off, ${width}).set${type}(off, v${le});
+        renewView(b, off, ${width}).${store(type)}(off, v${le});
       }
     },`;
 
@@ -82,12 +85,12 @@ function codec(order) {
           ${array}[0] = v;${type === "BigInt64" ? " // a TypeError for a non-bigint, before anything is written" : ""}
           let view = b === last.b ? last.v : lookup(b);
           try {
-            view.setInt32(off + 4, i32[${far}]!${le});
+            view.setUint32(off + 4, i32[${far}]!${le});
           } catch {
             view = renewView(b, off, 8);
-            view.setInt32(off + 4, i32[${far}]!${le});
+            view.setUint32(off + 4, i32[${far}]!${le});
           }
-          view.setInt32(off, i32[${near}]!${le});
+          view.setUint32(off, i32[${near}]!${le});
         }
       : function set${type}(b: Uint8Array, off: number, v: bigint): void {
           try {
@@ -158,13 +161,13 @@ import { type LastView, lastView, lookup, renewView } from "./view-cache";
 // one compare and one branch, where \`Number.isNaN\` compiles to two (see BENCHMARKS.md). The cold
 // fallbacks below, taken only after a view is renewed, use the plainer \`Number.isNaN\`.
 function writeNaN32(view: DataView, off: number): void {
-  view.setInt32(off, CANONICAL_FLOAT_NAN_BITS${le});
+  view.setUint32(off, CANONICAL_FLOAT_NAN_BITS${le});
 }
 function writeNaN64(view: DataView, off: number): void {
   // Here \`off\` may be negative (only small integers were checked): test both ends before writing.
   if (off < 0 || off > view.byteLength - 8) throw new RangeError("out of range");
-  view.setInt32(off, ${big ? "CANONICAL_DOUBLE_NAN_HI" : "0"}${le});
-  view.setInt32(off + 4, ${big ? "0" : "CANONICAL_DOUBLE_NAN_HI"}${le});
+  view.setUint32(off, ${big ? "CANONICAL_DOUBLE_NAN_HI" : "0"}${le});
+  view.setUint32(off + 4, ${big ? "0" : "CANONICAL_DOUBLE_NAN_HI"}${le});
 }
 function writeFloat32(view: DataView, off: number, v: number): void {
   if (Number.isNaN(v)) writeNaN32(view, off);
@@ -241,12 +244,12 @@ ${float(32, 4)}${float(64, 8)}
       const lo = v - hi * 4294967296;
       let view = b === last.b ? last.v : lookup(b);
       try {
-        view.${set32(farVar)}(off + 4, ${farVar}${le});
+        view.setUint32(off + 4, ${farVar}${le});
       } catch {
         view = renewView(b, off, 8);
-        view.${set32(farVar)}(off + 4, ${farVar}${le});
+        view.setUint32(off + 4, ${farVar}${le});
       }
-      view.${set32(nearVar)}(off, ${nearVar}${le});
+      view.setUint32(off, ${nearVar}${le});
     },
   });
   // The codec is an empty object over \`methods\` as its prototype: a method then loads as a constant

@@ -33,13 +33,13 @@ import { type LastView, lastView, lookup, renewView } from "./view-cache";
 // one compare and one branch, where `Number.isNaN` compiles to two (see BENCHMARKS.md). The cold
 // fallbacks below, taken only after a view is renewed, use the plainer `Number.isNaN`.
 function writeNaN32(view: DataView, off: number): void {
-  view.setInt32(off, CANONICAL_FLOAT_NAN_BITS);
+  view.setUint32(off, CANONICAL_FLOAT_NAN_BITS);
 }
 function writeNaN64(view: DataView, off: number): void {
   // Here `off` may be negative (only small integers were checked): test both ends before writing.
   if (off < 0 || off > view.byteLength - 8) throw new RangeError("out of range");
-  view.setInt32(off, CANONICAL_DOUBLE_NAN_HI);
-  view.setInt32(off + 4, 0);
+  view.setUint32(off, CANONICAL_DOUBLE_NAN_HI);
+  view.setUint32(off + 4, 0);
 }
 function writeFloat32(view: DataView, off: number, v: number): void {
   if (Number.isNaN(v)) writeNaN32(view, off);
@@ -72,9 +72,9 @@ function bigEndian(last: LastView, viaWords: boolean): Codec {
     setInt16(b: Uint8Array, off: number, v: number): void {
       try {
         if ((off | 0) !== off) checkLargeOffset(off, 2, b.length);
-        (b === last.b ? last.v : lookup(b)).setInt16(off, v);
+        (b === last.b ? last.v : lookup(b)).setUint16(off, v);
       } catch {
-        renewView(b, off, 2).setInt16(off, v);
+        renewView(b, off, 2).setUint16(off, v);
       }
     },
     getUint16(b: Uint8Array, off: number): number {
@@ -105,9 +105,9 @@ function bigEndian(last: LastView, viaWords: boolean): Codec {
     setInt32(b: Uint8Array, off: number, v: number): void {
       try {
         if ((off | 0) !== off) checkLargeOffset(off, 4, b.length);
-        (b === last.b ? last.v : lookup(b)).setInt32(off, v);
+        (b === last.b ? last.v : lookup(b)).setUint32(off, v);
       } catch {
-        renewView(b, off, 4).setInt32(off, v);
+        renewView(b, off, 4).setUint32(off, v);
       }
     },
     getUint32(b: Uint8Array, off: number): number {
@@ -159,12 +159,12 @@ function bigEndian(last: LastView, viaWords: boolean): Codec {
           i64[0] = v; // a TypeError for a non-bigint, before anything is written
           let view = b === last.b ? last.v : lookup(b);
           try {
-            view.setInt32(off + 4, i32[LO]!);
+            view.setUint32(off + 4, i32[LO]!);
           } catch {
             view = renewView(b, off, 8);
-            view.setInt32(off + 4, i32[LO]!);
+            view.setUint32(off + 4, i32[LO]!);
           }
-          view.setInt32(off, i32[HI]!);
+          view.setUint32(off, i32[HI]!);
         }
       : function setBigInt64(b: Uint8Array, off: number, v: bigint): void {
           try {
@@ -211,12 +211,12 @@ function bigEndian(last: LastView, viaWords: boolean): Codec {
           u64[0] = v;
           let view = b === last.b ? last.v : lookup(b);
           try {
-            view.setInt32(off + 4, i32[LO]!);
+            view.setUint32(off + 4, i32[LO]!);
           } catch {
             view = renewView(b, off, 8);
-            view.setInt32(off + 4, i32[LO]!);
+            view.setUint32(off + 4, i32[LO]!);
           }
-          view.setInt32(off, i32[HI]!);
+          view.setUint32(off, i32[HI]!);
         }
       : function setBigUint64(b: Uint8Array, off: number, v: bigint): void {
           try {
@@ -329,7 +329,7 @@ function bigEndian(last: LastView, viaWords: boolean): Codec {
         view = renewView(b, off, 8);
         view.setUint32(off + 4, lo);
       }
-      view.setInt32(off, hi);
+      view.setUint32(off, hi);
     },
   });
   // The codec is an empty object over `methods` as its prototype: a method then loads as a constant

@@ -33,13 +33,13 @@ import { type LastView, lastView, lookup, renewView } from "./view-cache";
 // one compare and one branch, where `Number.isNaN` compiles to two (see BENCHMARKS.md). The cold
 // fallbacks below, taken only after a view is renewed, use the plainer `Number.isNaN`.
 function writeNaN32(view: DataView, off: number): void {
-  view.setInt32(off, CANONICAL_FLOAT_NAN_BITS, true);
+  view.setUint32(off, CANONICAL_FLOAT_NAN_BITS, true);
 }
 function writeNaN64(view: DataView, off: number): void {
   // Here `off` may be negative (only small integers were checked): test both ends before writing.
   if (off < 0 || off > view.byteLength - 8) throw new RangeError("out of range");
-  view.setInt32(off, 0, true);
-  view.setInt32(off + 4, CANONICAL_DOUBLE_NAN_HI, true);
+  view.setUint32(off, 0, true);
+  view.setUint32(off + 4, CANONICAL_DOUBLE_NAN_HI, true);
 }
 function writeFloat32(view: DataView, off: number, v: number): void {
   if (Number.isNaN(v)) writeNaN32(view, off);
@@ -72,9 +72,9 @@ function littleEndian(last: LastView, viaWords: boolean): Codec {
     setInt16(b: Uint8Array, off: number, v: number): void {
       try {
         if ((off | 0) !== off) checkLargeOffset(off, 2, b.length);
-        (b === last.b ? last.v : lookup(b)).setInt16(off, v, true);
+        (b === last.b ? last.v : lookup(b)).setUint16(off, v, true);
       } catch {
-        renewView(b, off, 2).setInt16(off, v, true);
+        renewView(b, off, 2).setUint16(off, v, true);
       }
     },
     getUint16(b: Uint8Array, off: number): number {
@@ -105,9 +105,9 @@ function littleEndian(last: LastView, viaWords: boolean): Codec {
     setInt32(b: Uint8Array, off: number, v: number): void {
       try {
         if ((off | 0) !== off) checkLargeOffset(off, 4, b.length);
-        (b === last.b ? last.v : lookup(b)).setInt32(off, v, true);
+        (b === last.b ? last.v : lookup(b)).setUint32(off, v, true);
       } catch {
-        renewView(b, off, 4).setInt32(off, v, true);
+        renewView(b, off, 4).setUint32(off, v, true);
       }
     },
     getUint32(b: Uint8Array, off: number): number {
@@ -159,12 +159,12 @@ function littleEndian(last: LastView, viaWords: boolean): Codec {
           i64[0] = v; // a TypeError for a non-bigint, before anything is written
           let view = b === last.b ? last.v : lookup(b);
           try {
-            view.setInt32(off + 4, i32[HI]!, true);
+            view.setUint32(off + 4, i32[HI]!, true);
           } catch {
             view = renewView(b, off, 8);
-            view.setInt32(off + 4, i32[HI]!, true);
+            view.setUint32(off + 4, i32[HI]!, true);
           }
-          view.setInt32(off, i32[LO]!, true);
+          view.setUint32(off, i32[LO]!, true);
         }
       : function setBigInt64(b: Uint8Array, off: number, v: bigint): void {
           try {
@@ -211,12 +211,12 @@ function littleEndian(last: LastView, viaWords: boolean): Codec {
           u64[0] = v;
           let view = b === last.b ? last.v : lookup(b);
           try {
-            view.setInt32(off + 4, i32[HI]!, true);
+            view.setUint32(off + 4, i32[HI]!, true);
           } catch {
             view = renewView(b, off, 8);
-            view.setInt32(off + 4, i32[HI]!, true);
+            view.setUint32(off + 4, i32[HI]!, true);
           }
-          view.setInt32(off, i32[LO]!, true);
+          view.setUint32(off, i32[LO]!, true);
         }
       : function setBigUint64(b: Uint8Array, off: number, v: bigint): void {
           try {
@@ -324,10 +324,10 @@ function littleEndian(last: LastView, viaWords: boolean): Codec {
       const lo = v - hi * 4294967296;
       let view = b === last.b ? last.v : lookup(b);
       try {
-        view.setInt32(off + 4, hi, true);
+        view.setUint32(off + 4, hi, true);
       } catch {
         view = renewView(b, off, 8);
-        view.setInt32(off + 4, hi, true);
+        view.setUint32(off + 4, hi, true);
       }
       view.setUint32(off, lo, true);
     },

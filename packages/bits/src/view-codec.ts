@@ -139,7 +139,7 @@ export function viewCodec(order: ByteOrder, little: boolean, viaWords: boolean):
     setInt8(view: DataView, off: number, v: number): void {
       check(view, off, 1);
       try {
-        view.setInt8(off, v);
+        view.setUint8(off, v);
       } catch (error) {
         rethrow(error, view, off, 1);
       }
@@ -171,7 +171,7 @@ export function viewCodec(order: ByteOrder, little: boolean, viaWords: boolean):
     setInt16(view: DataView, off: number, v: number): void {
       check(view, off, 2);
       try {
-        view.setInt16(off, v, little);
+        view.setUint16(off, v, little);
       } catch (error) {
         rethrow(error, view, off, 2);
       }
@@ -203,7 +203,7 @@ export function viewCodec(order: ByteOrder, little: boolean, viaWords: boolean):
     setInt32(view: DataView, off: number, v: number): void {
       check(view, off, 4);
       try {
-        view.setInt32(off, v, little);
+        view.setUint32(off, v, little);
       } catch (error) {
         rethrow(error, view, off, 4);
       }
@@ -242,7 +242,7 @@ export function viewCodec(order: ByteOrder, little: boolean, viaWords: boolean):
       try {
         // biome-ignore lint/suspicious/noSelfCompare: the one-branch NaN test
         if (v <= v) view.setFloat32(off, v, little);
-        else view.setInt32(off, CANONICAL_FLOAT_NAN_BITS, little);
+        else view.setUint32(off, CANONICAL_FLOAT_NAN_BITS, little);
       } catch (error) {
         rethrow(error, view, off, 4);
       }
@@ -332,13 +332,13 @@ export function viewCodec(order: ByteOrder, little: boolean, viaWords: boolean):
   // The far word first, so its bounds check guards the whole access.
   function writeWords(view: DataView, off: number, hi: number, lo: number): void {
     try {
-      if (little) view.setInt32(off + 4, hi, true);
-      else view.setInt32(off + 4, lo);
+      if (little) view.setUint32(off + 4, hi, true);
+      else view.setUint32(off + 4, lo);
     } catch (error) {
       rethrow(error, view, off, 8);
     }
-    if (little) view.setInt32(off, lo, true);
-    else view.setInt32(off, hi);
+    if (little) view.setUint32(off, lo, true);
+    else view.setUint32(off, hi);
   }
 }
 
