@@ -1,4 +1,5 @@
 import type { BenchmarkResult } from "@rafkit/bench";
+import { KV_TARGETS } from "./kv-targets";
 import { nanosPerOp } from "./units";
 
 /**
@@ -90,61 +91,6 @@ const RAF = "RandomAccessFileBenchmark";
 const JDK_AFTER = { impl: ["jdk25", "jdk17Emulated"] };
 const rafkit = { impl: "rafkit" };
 const capture = (m: string, impl = "rafkit") => one(`CaptureStateUtilBench.${m}`, { impl });
-
-const ycsb = (phases: readonly string[], engine: string): Side => ({
-  benchmarks: phases.map((p) => `ycsb.${p}`),
-  params: { engine },
-});
-const kvTarget = (
-  name: string,
-  text: string,
-  phases: readonly string[],
-  peer: "lmdb" | "classic-level",
-  goal: number,
-): Target => ({
-  name,
-  group: "kv",
-  text,
-  floor: `${peer} on the same YCSB phase, same durability`,
-  kind: "ratio",
-  // Time per op of the peer over rafkv's: rafkv's throughput over the peer's.
-  numerator: ycsb(phases, peer),
-  denominator: ycsb(phases, "rafkv"),
-  op: ">=",
-  goal,
-});
-
-/** rafkv against lmdb and classic-level (`rafkv bench`: load, then YCSB A, B, C). */
-const KV_TARGETS: readonly Target[] = [
-  kvTarget(
-    "kv-reads-match-lmdb",
-    "rafkv reads (B, C) at least as fast as lmdb",
-    ["B", "C"],
-    "lmdb",
-    1,
-  ),
-  kvTarget(
-    "kv-reads-beat-classic-level",
-    "rafkv reads (B, C) at least 5x classic-level",
-    ["B", "C"],
-    "classic-level",
-    5,
-  ),
-  kvTarget(
-    "kv-writes-match-lmdb",
-    "rafkv load and updates (load, A) at least as fast as lmdb",
-    ["load", "A"],
-    "lmdb",
-    1,
-  ),
-  kvTarget(
-    "kv-writes-beat-classic-level",
-    "rafkv load and updates (load, A) at least 5x classic-level",
-    ["load", "A"],
-    "classic-level",
-    5,
-  ),
-];
 
 /** rafkit's performance targets, each against a floor or peer measured in the same run. */
 export const TARGETS: readonly Target[] = [
