@@ -110,8 +110,8 @@ export class SyncDriver {
 
   /**
    * `pread` of `n` bytes at the pointer into `scratch`. A method of its own on purpose: inlined into
-   * `fill`, the backend's call chain used up V8's inlining budget of the primitive readers, which made
-   * buffered reads ~1.5x slower in a process that also reads unbuffered.
+   * `fill`, the backend's call chain used up V8's inlining budget of the primitive readers, which then
+   * ran out of line in a process that also reads unbuffered (BENCHMARKS.md, "Code choices").
    */
   #preadScratch(scratch: Uint8Array, n: number): number {
     return this.backend.pread(this.w.fd, scratch, 0, n, this.w.pointer);
