@@ -1,18 +1,13 @@
-import { spawnSync } from "node:child_process";
 import * as fs from "node:fs";
 import * as path from "node:path";
-import { fileURLToPath } from "node:url";
-import { getBackend } from "@rafkit/syscall-state";
 import { describe, expect, it, vi } from "vitest";
 import { open } from "../src";
 import {
-  EFBIG,
   EIO,
   expectCleanReopen,
   failNext,
   failWhen,
   failWrites,
-  fdatasyncOf,
   gate,
   hasProcFd,
   mockDatasyncAsync,
@@ -30,6 +25,7 @@ import { tempDir } from "./helpers";
 // acknowledged the failed one's group, in a compaction's fdatasync before its commit, and in close()'s seal.
 // Each must stop the store taking writes (fail-stop), undo the writes not yet acknowledged, and keep every
 // acknowledged one.
+// Failed cut backs and closes after a failure: group-commit-failed-cleanup.test.ts; EFBIG: group-commit-efbig.test.ts.
 
 describe("an fdatasync that fails after a later one acknowledged its group", () => {
   it("stops the store taking writes, rejects the writes not yet acknowledged, keeps the acknowledged ones", async () => {
@@ -250,200 +246,3 @@ describe.skipIf(!hasProcFd)(
     });
   },
 );
-
-// A failed write whose cut back fails too: ftruncate returns EIO (fault injection), and maybe the writes after it.
-
-/** A store holding kept = "old", whose next group's (or put's) fdatasync fails with EIO, and every ftruncate after. */
-async function failedWithCutFailing(sync: "batch" | "always", writesFail: boolean) {
-  const dir = tempDir();
-  const db = await open(dir, { sync });
-  await db.put("kept", "old");
-  // From the failed fdatasync on, ftruncate fails, and (writesFail) so does every write.
-  let broken = false;
-  failNext(fdatasyncOf(sync), 1, () => {
-    broken = true;
-  });
-  failWhen("truncate", () => broken);
-  if (writesFail) failWrites(() => broken);
-  const results = await Promise.all([outcome(db.put("new", "1")), outcome(db.put("kept", "new"))]);
-  return { dir, db, results };
-}
-
-describe.each(["batch", "always"] as const)(
-  "a failed write whose cut back fails (sync %s)",
-  (sync) => {
-    it("zeros the failed writes instead: neither this session nor a reopen shows them", async () => {
-      const { dir, db, results } = await failedWithCutFailing(sync, false);
-      expect(results[0]).toEqual({ error: "EIO" });
-      expect(db.readOnly).toBe(true);
-      // Before: the reload read the failed records back, and a reopen showed them.
-      expect(await db.get("new")).toBeUndefined();
-      expect(await db.getString("kept")).toBe("old");
-      await expectCleanReopen(db, dir, async (again) => {
-        expect(again.readOnly).toBe(false);
-        expect(await again.get("new")).toBeUndefined();
-        expect(await again.getString("kept")).toBe("old");
-      });
-    });
-
-    it("when the zeros cannot be written either, this session still answers with the acknowledged writes only", async () => {
-      const { dir, db } = await failedWithCutFailing(sync, true);
-      expect(db.readOnly).toBe(true);
-      expect(await db.get("new")).toBeUndefined();
-      expect(await db.getString("kept")).toBe("old");
-      expect(db.stats().keys).toBe(1);
-      // Documented: nothing could undo them on disk, so a reopen finds the failed writes (whole records, no damage).
-      await expectCleanReopen(db, dir, async (again) => {
-        expect(await again.getString("new")).toBe("1");
-      });
-    });
-  },
-);
-
-describe.skipIf(!hasProcFd)("close() when the LOCK file's pid cannot be cleared", () => {
-  it("resolves, and releases the lock", async () => {
-    const dir = tempDir();
-    const db = await open(dir);
-    await db.put("a", "1");
-    failWhen("truncate", (fd) => pathOfFd(fd).endsWith("/LOCK"));
-    // Before: close rejected with the LOCK file's EIO after every write was durable.
-    const again = await reopen(db, dir);
-    expect(await again.getString("a")).toBe("1");
-    await again.close();
-  });
-});
-
-describe.skipIf(!hasProcFd)(
-  "a failed write whose data file's close then fails too (EIO from close)",
-  () => {
-    it.each(["always", "batch"] as const)(
-      "still rejects in order, stops the store and closes cleanly (sync %s)",
-      async (sync) => {
-        const dir = tempDir();
-        const db = await open(dir, { sync });
-        await db.put("x", "1");
-        const backend = getBackend();
-        const realClose = backend.close.bind(backend);
-        vi.spyOn(backend, "close").mockImplementation((fd) => {
-          const data = pathOfFd(fd).endsWith(".data");
-          const r = realClose(fd); // the descriptor is released either way, as close(2) does
-          return data ? EIO : r;
-        });
-        failNext(fdatasyncOf(sync));
-        const unhandled: unknown[] = [];
-        const onUnhandled = (reason: unknown) => unhandled.push(reason);
-        process.on("unhandledRejection", onUnhandled);
-        try {
-          expect(await outcome(db.put("y", "2"))).toEqual({ error: "EIO" });
-          await turn();
-          expect(db.readOnly).toBe(true);
-          expect(await db.getString("x")).toBe("1");
-          expect(await db.get("y")).toBeUndefined();
-          vi.restoreAllMocks();
-          // Before: the reload stopped at the close, leaving the closed file active: close() then threw.
-          await db.close();
-          expect(unhandled).toEqual([]);
-        } finally {
-          process.off("unhandledRejection", onUnhandled);
-        }
-        const again = await open(dir);
-        expect(await again.getString("x")).toBe("1");
-        expect(await again.get("y")).toBeUndefined();
-        await again.close();
-      },
-    );
-  },
-);
-
-describe.skipIf(!hasProcFd)(
-  "a compaction whose output cannot be written (EFBIG on its .tmp files)",
-  () => {
-    it("fails without leaking the outputs' descriptors or leaving their files, and the store keeps writing", async () => {
-      const dir = tempDir();
-      const db = await open(dir, { sync: "never", maxFileSize: 8 * 1024 });
-      for (let i = 0; i < 60; i++) await db.put(`k${i}`, "v".repeat(500));
-      // Every write to a compaction output fails: their appends stay buffered, in several outputs at once.
-      failWrites((fd) => pathOfFd(fd).endsWith(".data.tmp"), EFBIG);
-      await expect(db.compact()).rejects.toMatchObject({ code: "EFBIG" });
-      vi.restoreAllMocks();
-      const openFds = openFilesUnder(dir).filter((target) => target.includes(".tmp"));
-      // Before: the first output's close threw (its flush failed again), and the others were left open.
-      expect(openFds).toEqual([]);
-      expect(fs.readdirSync(dir).filter((n) => n.endsWith(".tmp"))).toEqual([]);
-      // Not a failure of the active file: the store goes on.
-      expect(db.readOnly).toBe(false);
-      await db.put("after", "1");
-      await db.close();
-      const again = await open(dir);
-      expect(await again.getString("k59")).toBe("v".repeat(500));
-      expect(await again.getString("after")).toBe("1");
-      expect((await again.verify()).ok).toBe(true);
-      await again.close();
-    });
-  },
-);
-
-const WRITER = fileURLToPath(new URL("./fixtures/file-size-limit-writer.mjs", import.meta.url));
-const DIST = fileURLToPath(new URL("../dist/index.js", import.meta.url));
-const hasBash = process.platform !== "win32" && fs.existsSync("/bin/bash");
-if (!hasBash) console.warn("write-failure test skipped: it needs bash's ulimit");
-if (!fs.existsSync(DIST))
-  console.warn(`write-failure test skipped: ${DIST} is missing (run the build first)`);
-
-interface Outcome {
-  uncaught?: string;
-  acked: string[];
-  failed: string | null;
-  errors: Record<string, number>;
-  failedVisible: boolean | null;
-  readOnly: boolean;
-  readOnlyReason?: string;
-}
-
-/** Runs the writer under a 64 KiB file size limit: its appends fail with a real EFBIG once the data file is full. */
-function writeUntilFull(dir: string, sync: string, how = "loop"): Outcome {
-  const child = spawnSync(
-    "/bin/bash",
-    ["-c", 'ulimit -f 64 && exec "$0" "$@"', process.execPath, WRITER, dir, sync, how],
-    { encoding: "utf8", timeout: 30_000 },
-  );
-  return JSON.parse(child.stdout.trim().split("\n").at(-1)!) as Outcome;
-}
-
-describe.skipIf(!hasBash || !fs.existsSync(DIST))("a data file that cannot grow (EFBIG)", () => {
-  it.each(["always", "batch", "never"])(
-    "stops the writes cleanly under sync %s: no crash, nothing failed shows, everything acknowledged stays",
-    async (sync) => {
-      const dir = tempDir();
-      const out = writeUntilFull(dir, sync);
-      // Under never the failing flush ran in a setImmediate callback, and its exception crashed the process.
-      expect(out.uncaught).toBeUndefined();
-      expect(out.failed).not.toBeNull();
-      expect(out.failedVisible).toBe(false);
-      expect(out.readOnly).toBe(true);
-      expect(out.readOnlyReason).toMatch(/a write failed \(EFBIG/);
-      const db = await open(dir);
-      expect(db.recovery).toEqual([]);
-      expect(await db.get(out.failed!)).toBeUndefined();
-      // Under never an acknowledgement promises nothing on disk; under always and batch every one holds.
-      if (sync !== "never") {
-        for (const key of out.acked) expect(await db.getString(key)).toBe("v".repeat(1000));
-      }
-      expect(db.stats().keys).toBeGreaterThan(0);
-      expect((await db.verify()).ok).toBe(true);
-      await db.close();
-    },
-  );
-
-  it("releases the lock and every file when close's flush fails", async () => {
-    const dir = tempDir();
-    const out = writeUntilFull(dir, "never", "close") as unknown as {
-      closeError: string | null;
-      reopened: string;
-    };
-    expect(out).toEqual({ closeError: "EFBIG", reopened: "ok" });
-    const db = await open(dir); // what reached the file before the limit: whole records, a torn tail cut
-    expect((await db.verify()).ok).toBe(true);
-    await db.close();
-  });
-});

@@ -69,3 +69,23 @@ export function recordOffsets(file: string): number[] {
   }
   return offsets;
 }
+
+/** A store of two sealed files: 1 holds a=1 and c=1; 2 holds a=2 and c's tombstone. */
+export async function twoFiles(): Promise<string> {
+  const { open } = await import("../src");
+  const dir = tempDir();
+  const one = await open(dir);
+  await one.put("a", "1");
+  await one.put("c", "1");
+  await one.close();
+  // A file past maxFileSize is not continued: the next open starts file 2.
+  const two = await open(dir, { maxFileSize: 1 });
+  await two.put("a", "2");
+  await two.delete("c");
+  await two.close();
+  return dir;
+}
+
+/** The hint file of the `n`-th data file (in `dataFiles` order) of the store in `dir`. */
+export const hintOf = (dir: string, n: number) =>
+  path.join(dir, dataFiles(dir)[n]!.replace(/\.data$/, ".hint"));

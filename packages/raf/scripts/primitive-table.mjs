@@ -1,0 +1,144 @@
+// The primitive table that scripts/generate.mjs writes the runtime table and both classes' primitive methods
+// from, with how each writer coerces its argument and encodes it.
+
+/**
+ * How a writer converts its argument before it reads the pointer (see the writers' comment in
+ * `RandomAccessFile`): `fn` is the table's `coerce`, `line` the writer's first statement.
+ */
+export const COERCE = {
+  number: { fn: "toNumber", line: "v = +v;" },
+  same: { fn: "same", line: undefined },
+  char: {
+    fn: '(v) => (typeof v === "string" ? v : +v)',
+    line: 'if (typeof v !== "string") v = +v;',
+  },
+};
+
+/** The statements that encode `v` at `d[i]` with codec `c` (one, but `long`: a `bigint` or a `number`). */
+export const encode = (codec) => (c, d, i, v) => [`${c}.set${codec}(${d}, ${i}, ${v});`];
+const encodeLong = (c, d, i, v) => [
+  `if (typeof ${v} === "bigint") ${c}.setBigInt64(${d}, ${i}, ${v});`,
+  `else ${c}.setSafeInt64(${d}, ${i}, ${v});`,
+];
+
+/**
+ * The primitives, in the order of Java's `DataInput`. `name` makes the methods' names (`readInt`,
+ * `writeIntAt`, ...); `codec` the `@rafkit/bits` view-codec accessors (`getInt32`); `read`/`write` the
+ * TypeScript types; \`array\` the typed arrays of its bulk methods (\`readInts\`, \`writeInts\`), if any. A
+ * primitive with \`writesAs\` has no writer of its own: it is written by that one's.
+ */
+export const PRIMITIVES = [
+  {
+    constant: "BOOLEAN",
+    name: "Boolean",
+    doc: "`boolean`: one byte, true when not 0.",
+    width: 1,
+    codec: "Boolean",
+    read: "boolean",
+    write: "boolean",
+    coerce: "same",
+  },
+  {
+    constant: "BYTE",
+    name: "Byte",
+    doc: "`byte`: signed 8 bits (writes keep the low 8 bits).",
+    width: 1,
+    codec: "Int8",
+    read: "number",
+    write: "number",
+    coerce: "number",
+  },
+  {
+    constant: "UNSIGNED_BYTE",
+    name: "UnsignedByte",
+    doc: "Unsigned 8 bits (read only: `writeByte` writes it).",
+    width: 1,
+    codec: "Uint8",
+    read: "number",
+    writesAs: "BYTE",
+  },
+  {
+    constant: "SHORT",
+    name: "Short",
+    array: "Int16Array | Uint16Array",
+    doc: "`short`: signed 16 bits.",
+    width: 2,
+    codec: "Int16",
+    read: "number",
+    write: "number",
+    coerce: "number",
+  },
+  {
+    constant: "UNSIGNED_SHORT",
+    name: "UnsignedShort",
+    doc: "Unsigned 16 bits.",
+    width: 2,
+    codec: "Uint16",
+    read: "number",
+    writesAs: "SHORT",
+  },
+  {
+    constant: "CHAR",
+    name: "Char",
+    doc: "`char`: one UTF-16 code unit, read as a one-character string.",
+    width: 2,
+    codec: "Char",
+    read: "string",
+    write: "string | number",
+    coerce: "char",
+  },
+  {
+    constant: "INT",
+    name: "Int",
+    array: "Int32Array | Uint32Array",
+    doc: "`int`: signed 32 bits.",
+    width: 4,
+    codec: "Int32",
+    read: "number",
+    write: "number",
+    coerce: "number",
+  },
+  {
+    constant: "LONG",
+    name: "Long",
+    array: "BigInt64Array | BigUint64Array",
+    doc: "`long` as a `bigint`; writes take a `bigint` (mod 2^64) or a safe-integer `number`.",
+    width: 8,
+    codec: "BigInt64",
+    read: "bigint",
+    write: "bigint | number",
+    coerce: "same",
+    encode: encodeLong,
+  },
+  {
+    constant: "LONG_AS_NUMBER",
+    name: "LongAsNumber",
+    doc: "`long` as a `number`: a `RangeError` when it is not a safe integer.",
+    width: 8,
+    codec: "SafeInt64",
+    read: "number",
+    writesAs: "LONG",
+  },
+  {
+    constant: "FLOAT",
+    name: "Float",
+    array: "Float32Array",
+    doc: "`float`: IEEE 754 single; NaN written as Java's canonical NaN.",
+    width: 4,
+    codec: "Float32",
+    read: "number",
+    write: "number",
+    coerce: "number",
+  },
+  {
+    constant: "DOUBLE",
+    name: "Double",
+    array: "Float64Array",
+    doc: "`double`: IEEE 754 double; NaN written as Java's canonical NaN.",
+    width: 8,
+    codec: "Float64",
+    read: "number",
+    write: "number",
+    coerce: "number",
+  },
+];
