@@ -2,7 +2,7 @@ import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { stripVTControlCharacters } from "node:util";
 import { expect, test } from "vitest";
-import { printedHeads, readmeExamples, runExample } from "./readme-examples";
+import { printedHeads, readmeExamples, runExample } from "../../../scripts/readme-examples.ts";
 
 // The README's examples run as written (on the built package), each alone, print what their comments say
 // and leave nothing behind. The suite example is examples/sum.bench.mjs, word for word, and the

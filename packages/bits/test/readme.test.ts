@@ -1,6 +1,6 @@
 import { fileURLToPath } from "node:url";
 import { expect, test } from "vitest";
-import { printedHeads, readmeExamples, runExample } from "./readme-examples";
+import { printedHeads, readmeExamples, runExample } from "../../../scripts/readme-examples.ts";
 
 // The README's examples run as written (on the built package), each alone, print what their comments say
 // and leave nothing behind.

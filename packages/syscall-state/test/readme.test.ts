@@ -1,7 +1,7 @@
 import { createRequire } from "node:module";
 import { fileURLToPath } from "node:url";
 import { expect, test } from "vitest";
-import { printedHeads, readmeExamples, runExample } from "./readme-examples";
+import { printedHeads, readmeExamples, runExample } from "../../../scripts/readme-examples.ts";
 
 // The README's examples run as written (on the built package), each alone, print what their comments and
 // output blocks say and leave nothing behind (the quick start's 5 GiB sparse file included). They call

@@ -3,8 +3,8 @@ import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSyn
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 
-// The README-example runner. The same file is in each package's test/ (packages do not import each
-// other's tests); keep the copies identical.
+// The README-example runner of the packages' readme tests (bits, syscall-state, bench): one copy here, as
+// scripts/write-generated.mjs is for the generators, since packages do not import each other's tests.
 
 /**
  * A README's fenced `js` block, and the unlabelled block right after it (what it prints), if any; one line
