@@ -3,11 +3,12 @@
 // CLI (one run per fork count, interleaved), then prints every target with PASS/FAIL. `--from` evaluates
 // saved JMH JSON instead. `perf-targets compare --base <ref>` measures them before and after (compare-cli.ts).
 import { spawnSync } from "node:child_process";
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { dirname, join } from "node:path";
+import { join } from "node:path";
 import { type BenchmarkResult, parseJmhJson, renderChart, toJmhJson } from "@rafkit/bench";
 import { Command, Option } from "commander";
+import { fail as failWith, readResults as readSaved, writeReport } from "./cli-io";
 import { addCompareCommand } from "./compare-cli";
 import {
   evaluateTargets,
@@ -43,24 +44,12 @@ const DEFAULTS = {
 
 const collect = (value: string, previous: string[]) => [...previous, value];
 
+// A declaration, not an arrow: the compiler narrows after a call only to a declared \`never\` function.
 function fail(message: string): never {
-  process.stderr.write(`perf-targets: ${message}\n`);
-  process.exit(1);
+  return failWith("perf-targets", message);
 }
-
-function write(file: string, text: string): void {
-  mkdirSync(dirname(file), { recursive: true });
-  writeFileSync(file, text);
-  process.stderr.write(`wrote ${file}\n`);
-}
-
-function readResults(file: string): BenchmarkResult[] {
-  try {
-    return parseJmhJson(readFileSync(file, "utf8"));
-  } catch (error) {
-    return fail(`${file}: ${(error as Error).message}`);
-  }
-}
+const write = writeReport;
+const readResults = (file: string): BenchmarkResult[] => readSaved("perf-targets", file);
 
 /** Runs the benchmarks of one target run through `rafkit-bench`; its table goes to stdout as it prints. */
 function runThroughHarness(

@@ -1,10 +1,6 @@
-// `perf-targets compare --base <ref> [groups...]`: every target measured on a base commit's build and on
-// the current build in one run (interleaved forks), then one table of before, after and the change, with
-// "worse beyond noise" where a target got worse by more than the runs' noise.
-import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { type BenchmarkResult, parseJmhJson, toJmhJson } from "@rafkit/bench";
+import { type BenchmarkResult, toJmhJson } from "@rafkit/bench";
 import { type Command, Option } from "commander";
 import { describeCheckout, prepareBaseline, repoRoot } from "./baseline";
 import {
@@ -15,6 +11,7 @@ import {
   type NoiseRule,
 } from "./before-after";
 import { runBeforeAfter } from "./before-after-run";
+import { fail as failWith, readResults as readSaved, writeReport } from "./cli-io";
 import { buildOverlay } from "./overlay";
 import { currentRoots } from "./suites";
 import { TARGET_GROUPS, type TargetGroup } from "./targets";
@@ -35,24 +32,12 @@ interface CompareFlags {
   strict?: boolean;
 }
 
+// A declaration, not an arrow: the compiler narrows after a call only to a declared \`never\` function.
 function fail(message: string): never {
-  process.stderr.write(`perf-targets compare: ${message}\n`);
-  process.exit(1);
+  return failWith("perf-targets compare", message);
 }
-
-function write(file: string, text: string): void {
-  mkdirSync(dirname(file), { recursive: true });
-  writeFileSync(file, text);
-  process.stderr.write(`wrote ${file}\n`);
-}
-
-function readResults(file: string): BenchmarkResult[] {
-  try {
-    return parseJmhJson(readFileSync(file, "utf8"));
-  } catch (error) {
-    return fail(`${file}: ${(error as Error).message}`);
-  }
-}
+const write = writeReport;
+const readResults = (file: string): BenchmarkResult[] => readSaved("perf-targets compare", file);
 
 function count(text: string | undefined, what: string, fallback: number, min = 0): number {
   if (text === undefined) return fallback;
