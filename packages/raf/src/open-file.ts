@@ -57,12 +57,19 @@ export function openWindow(plan: OpenPlan, fd: number): Window {
 
 /**
  * Java refuses to open a directory even read-only, which `open(2)` allows: one `pread` tells. A buffered
- * window makes it the read of its first `capacity` bytes, which it then holds, so the check is no extra
+ * window makes it the read of its first bytes (up to the default buffer size), which it then holds, so the check is no extra
  * system call for a file read from the start. Closes `fd` and throws `EISDIR` (syscall `open`) when it
  * is a directory; any other failure is left to the first read, which repeats the call.
  */
 export function rejectDirectory(backend: SyncBackend, w: Window): void {
-  const r = backend.pread(w.fd, w.buf, 0, Math.max(w.capacity, 1), 0);
+  // At most the default window: a large bufferSize should not make every open read megabytes it may never use.
+  const r = backend.pread(
+    w.fd,
+    w.buf,
+    0,
+    Math.min(Math.max(w.capacity, 1), DEFAULT_BUFFER_SIZE),
+    0,
+  );
   if (r === -EISDIR) {
     backend.close(w.fd);
     throw systemCallError(-EISDIR, "open", w.path);
