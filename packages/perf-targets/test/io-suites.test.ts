@@ -87,6 +87,7 @@ describe("the @rafkit/raf suites compare like with like", () => {
       "nodeFs",
       "nativeFloor",
       "floor",
+      "bufferedFloor",
       "pointerOnly",
     ]);
     expect(RandomAccessFileBenchmark.params?.impl).toContain("jdk17");

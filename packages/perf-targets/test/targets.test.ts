@@ -291,6 +291,7 @@ describe("targets", () => {
     );
     expect(raf?.params.impl?.sort()).toEqual(
       [
+        "bufferedFloor",
         "floor",
         "jdk17Emulated",
         "jdk25",

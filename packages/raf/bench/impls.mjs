@@ -3,6 +3,7 @@
 import { closeSync, openSync, readSync, writeSync } from "node:fs";
 import { RandomAccessFile } from "@rafkit/raf";
 import { isNativeAvailable, nativeBackend, nodeBackend } from "@rafkit/syscall-state";
+import { BufferedFloorFile } from "./buffered-floor.mjs";
 
 export const WIDTH = { Short: 2, Int: 4, Long: 8 };
 export const CODECS = {
@@ -140,6 +141,16 @@ export const NODE_IMPLS = {
       return s.backend.pwrite(fd, s.bytes, 0, s.size, 0);
     },
   },
+  // The floor of any buffered file object (buffered-floor.mjs): rafkit's API shape with nothing else.
+  bufferedFloor: {
+    open: (path) => new BufferedFloorFile(openSync(path, "r+"), fastBackend()),
+    close(f) {
+      f.close();
+      closeSync(f.fd);
+    },
+    read: readFromStart,
+    write: writeFromStart,
+  },
   pointerOnly: {
     open: (path) => openSync(path, "r+"),
     close: (fd) => closeSync(fd),
@@ -168,16 +179,22 @@ function rafImpl({ backend, ...options }) {
         backend: backend === "fast" ? backendName() : backend,
       }),
     close: (f) => f.close(),
-    read(f, s, codec, bh) {
-      f.seek(0);
-      for (let k = 0; k < s.count; k++) bh.consume(codec.read(f));
-    },
-    write(f, s, codec) {
-      f.seek(0);
-      writeAll(f, s, codec);
-      f.flush();
-    },
+    read: readFromStart,
+    write: writeFromStart,
   };
+}
+
+/** A file object's op of the read benchmark: seek(0), then `count` primitive reads, each to the blackhole. */
+function readFromStart(f, s, codec, bh) {
+  f.seek(0);
+  for (let k = 0; k < s.count; k++) bh.consume(codec.read(f));
+}
+
+/** A file object's op of the write benchmark: seek(0), `count` primitive writes, then flush(). */
+function writeFromStart(f, s, codec) {
+  f.seek(0);
+  writeAll(f, s, codec);
+  f.flush();
 }
 
 /** Open "r", read all `count` primitives, close: what each impl does per op of the read benchmark. */

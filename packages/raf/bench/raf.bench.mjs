@@ -149,9 +149,11 @@ const write = (s, codec) => s.impl.write(s.handle, s, codec);
  * `rafkitUnbufferedNode` (`bufferSize: 0`: one system call per primitive), `nodeFs` (`fs.readSync` of N
  * bytes per primitive, what Node code does today), `nativeFloor` (libc's `pread`/`pwrite` of N bytes through
  * koffi per primitive, unchecked, and a `DataView`: the floor of any unbuffered native file), `floor` (one
- * `pread` of the range and a `DataView` loop;
- * for writes a `DataView` fill and one `pwrite`) and `pointerOnly` (the floor with its offset in an object's
- * field, the floor of any stateful file API).
+ * `pread` of the range and a `DataView` loop; for writes a `DataView` fill and one `pwrite`), `pointerOnly`
+ * (the floor with its offset in an object's field, the floor of any stateful file API) and `bufferedFloor`
+ * (a file object with rafkit's methods and one window, nothing else: per primitive a bound check, a
+ * `DataView` access and an index store, with an out-of-line refill or flush when the bound fails; the floor
+ * of any buffered file API, buffered-floor.mjs).
  */
 export const RandomAccessFileBenchmark = defineSuite({
   name: "RandomAccessFileBenchmark",

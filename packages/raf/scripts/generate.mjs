@@ -111,8 +111,9 @@ function apiNames() {
 
 const syncRead = (p) => `  read${p.name}(): ${p.read} {
     const w = this.#w;
-    let i = w.takeRead(${p.width});
-    if (i < 0) i = this.#io.fill(${p.width});
+    let i = w.cursor;
+    if (i + ${p.width} <= w.readEnd) w.cursor = i + ${p.width};
+    else i = this.#io.fill(${p.width});
     return w.codec.get${p.codec}(w.view, i);
   }`;
 
@@ -121,10 +122,9 @@ const syncWrite = (p) => {
   const encoded = encoder(p)("w.codec", "w.view", "i", "v");
   return `  write${p.name}(v: ${p.write}): void {
 ${coerce === undefined ? "" : `    ${coerce}\n`}    const w = this.#w;
-    const p = w.rawPointer;
-    const i = w.runIndex(${p.width});
-    if (i >= 0) {
-${encoded.map((s) => `      ${s}\n`).join("")}      w.rawPointer = p + ${p.width};
+    const i = w.cursor;
+    if (i + ${p.width} <= w.runEnd) {
+${encoded.map((s) => `      ${s}\n`).join("")}      w.cursor = i + ${p.width};
     } else this.#io.putSlow(${p.constant}, v);
   }`;
 };
@@ -183,7 +183,7 @@ export abstract class RandomAccessFilePrimitives
 ${methods(PRIMITIVES, syncRead)}
 
   // The primitive writers convert their argument first (\`+v\`, free for a number): the hot path reads
-  // the pointer before encoding and stores it after, so a \`valueOf\` that moved it in between would
+  // the cursor before encoding and stores it after, so a \`valueOf\` that moved it in between would
   // lose the write.
 
 ${methods(writers, syncWrite)}

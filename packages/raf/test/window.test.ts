@@ -45,17 +45,42 @@ describe("Window, unbuffered", () => {
   });
 });
 
-describe("Window, write runs", () => {
-  test("unflushedBytes counts the open run; the run settles into valid and the dirty range", () => {
+describe("Window, cursors", () => {
+  test("a write run opens at the slow path's commit; the hot path extends it; it settles into valid and the dirty range", () => {
     const w = new Window(-1, "x", 64, { readOnly: false, writeThrough: false });
     expect(w.unflushedBytes()).toBe(0);
-    expect(w.runIndex(4)).toBe(0); // opens a run at 0 in an empty window
-    w.rawPointer = 4;
-    expect(w.runIndex(4)).toBe(4);
-    w.rawPointer = 8;
-    expect(w.valid).toBe(0); // lowered while the run is open
+    expect(w.runIndex(4)).toBe(-1); // no run: the slow path opens one
+    w.beginWrite();
+    expect(planRoom(w, 4)).not.toBe(IO);
+    expect(w.commit(w.progress.readyIndex, 4)).toBe(false);
+    expect([w.attached, w.pointer, w.runIndex(4)]).toEqual([true, 4, 4]);
+    w.cursor = 8;
+    expect(w.pointer).toBe(8);
     expect(w.dirty).toBe(true);
     expect(w.unflushedBytes()).toBe(8);
-    expect([w.valid, w.dirtyFrom, w.dirtyTo, w.runEnd]).toEqual([8, 0, 8, -1]);
+    expect([w.attached, w.rawPointer, w.valid, w.dirtyFrom, w.dirtyTo]).toEqual([
+      false,
+      8,
+      8,
+      0,
+      8,
+    ]);
+  });
+
+  test("a read cursor attaches after a slow-path read and detaches when the pointer moves", () => {
+    const w = new Window(-1, "x", 64, { readOnly: false, writeThrough: false });
+    w.holdFirst(16);
+    expect([w.attached, w.takeRead(4), w.takeRead(8), w.pointer]).toEqual([true, 0, 4, 12]);
+    expect(w.takeRead(8)).toBe(-1); // past valid: the slow path's
+    expect(w.runIndex(1)).toBe(-1); // a write at a read cursor takes the slow path
+    w.pointer = 2;
+    expect([w.attached, w.rawPointer, w.takeRead(1)]).toEqual([false, 2, -1]);
+  });
+
+  test("unbuffered windows never attach a cursor", () => {
+    const w = new Window(-1, "x", 0, { readOnly: false, writeThrough: false });
+    w.holdFirst(8);
+    w.attachRead();
+    expect([w.attached, w.takeRead(1)]).toEqual([false, -1]);
   });
 });

@@ -216,7 +216,6 @@ export class AsyncDriver {
     }
     if (!this.busy) {
       const w = this.w;
-      const at = w.rawPointer;
       const i = w.runIndex(p.width);
       if (i >= 0) {
         try {
@@ -224,7 +223,7 @@ export class AsyncDriver {
         } catch (error) {
           return Promise.reject(error);
         }
-        w.rawPointer = at + p.width;
+        w.cursor = i + p.width;
         return DONE;
       }
     }

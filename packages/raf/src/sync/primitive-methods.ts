@@ -48,169 +48,172 @@ export abstract class RandomAccessFilePrimitives
 
   readBoolean(): boolean {
     const w = this.#w;
-    let i = w.takeRead(1);
-    if (i < 0) i = this.#io.fill(1);
+    let i = w.cursor;
+    if (i + 1 <= w.readEnd) w.cursor = i + 1;
+    else i = this.#io.fill(1);
     return w.codec.getBoolean(w.view, i);
   }
 
   readByte(): number {
     const w = this.#w;
-    let i = w.takeRead(1);
-    if (i < 0) i = this.#io.fill(1);
+    let i = w.cursor;
+    if (i + 1 <= w.readEnd) w.cursor = i + 1;
+    else i = this.#io.fill(1);
     return w.codec.getInt8(w.view, i);
   }
 
   readUnsignedByte(): number {
     const w = this.#w;
-    let i = w.takeRead(1);
-    if (i < 0) i = this.#io.fill(1);
+    let i = w.cursor;
+    if (i + 1 <= w.readEnd) w.cursor = i + 1;
+    else i = this.#io.fill(1);
     return w.codec.getUint8(w.view, i);
   }
 
   readShort(): number {
     const w = this.#w;
-    let i = w.takeRead(2);
-    if (i < 0) i = this.#io.fill(2);
+    let i = w.cursor;
+    if (i + 2 <= w.readEnd) w.cursor = i + 2;
+    else i = this.#io.fill(2);
     return w.codec.getInt16(w.view, i);
   }
 
   readUnsignedShort(): number {
     const w = this.#w;
-    let i = w.takeRead(2);
-    if (i < 0) i = this.#io.fill(2);
+    let i = w.cursor;
+    if (i + 2 <= w.readEnd) w.cursor = i + 2;
+    else i = this.#io.fill(2);
     return w.codec.getUint16(w.view, i);
   }
 
   readChar(): string {
     const w = this.#w;
-    let i = w.takeRead(2);
-    if (i < 0) i = this.#io.fill(2);
+    let i = w.cursor;
+    if (i + 2 <= w.readEnd) w.cursor = i + 2;
+    else i = this.#io.fill(2);
     return w.codec.getChar(w.view, i);
   }
 
   readInt(): number {
     const w = this.#w;
-    let i = w.takeRead(4);
-    if (i < 0) i = this.#io.fill(4);
+    let i = w.cursor;
+    if (i + 4 <= w.readEnd) w.cursor = i + 4;
+    else i = this.#io.fill(4);
     return w.codec.getInt32(w.view, i);
   }
 
   readLong(): bigint {
     const w = this.#w;
-    let i = w.takeRead(8);
-    if (i < 0) i = this.#io.fill(8);
+    let i = w.cursor;
+    if (i + 8 <= w.readEnd) w.cursor = i + 8;
+    else i = this.#io.fill(8);
     return w.codec.getBigInt64(w.view, i);
   }
 
   readLongAsNumber(): number {
     const w = this.#w;
-    let i = w.takeRead(8);
-    if (i < 0) i = this.#io.fill(8);
+    let i = w.cursor;
+    if (i + 8 <= w.readEnd) w.cursor = i + 8;
+    else i = this.#io.fill(8);
     return w.codec.getSafeInt64(w.view, i);
   }
 
   readFloat(): number {
     const w = this.#w;
-    let i = w.takeRead(4);
-    if (i < 0) i = this.#io.fill(4);
+    let i = w.cursor;
+    if (i + 4 <= w.readEnd) w.cursor = i + 4;
+    else i = this.#io.fill(4);
     return w.codec.getFloat32(w.view, i);
   }
 
   readDouble(): number {
     const w = this.#w;
-    let i = w.takeRead(8);
-    if (i < 0) i = this.#io.fill(8);
+    let i = w.cursor;
+    if (i + 8 <= w.readEnd) w.cursor = i + 8;
+    else i = this.#io.fill(8);
     return w.codec.getFloat64(w.view, i);
   }
 
   // The primitive writers convert their argument first (`+v`, free for a number): the hot path reads
-  // the pointer before encoding and stores it after, so a `valueOf` that moved it in between would
+  // the cursor before encoding and stores it after, so a `valueOf` that moved it in between would
   // lose the write.
 
   writeBoolean(v: boolean): void {
     const w = this.#w;
-    const p = w.rawPointer;
-    const i = w.runIndex(1);
-    if (i >= 0) {
+    const i = w.cursor;
+    if (i + 1 <= w.runEnd) {
       w.codec.setBoolean(w.view, i, v);
-      w.rawPointer = p + 1;
+      w.cursor = i + 1;
     } else this.#io.putSlow(BOOLEAN, v);
   }
 
   writeByte(v: number): void {
     v = +v;
     const w = this.#w;
-    const p = w.rawPointer;
-    const i = w.runIndex(1);
-    if (i >= 0) {
+    const i = w.cursor;
+    if (i + 1 <= w.runEnd) {
       w.codec.setInt8(w.view, i, v);
-      w.rawPointer = p + 1;
+      w.cursor = i + 1;
     } else this.#io.putSlow(BYTE, v);
   }
 
   writeShort(v: number): void {
     v = +v;
     const w = this.#w;
-    const p = w.rawPointer;
-    const i = w.runIndex(2);
-    if (i >= 0) {
+    const i = w.cursor;
+    if (i + 2 <= w.runEnd) {
       w.codec.setInt16(w.view, i, v);
-      w.rawPointer = p + 2;
+      w.cursor = i + 2;
     } else this.#io.putSlow(SHORT, v);
   }
 
   writeChar(v: string | number): void {
     if (typeof v !== "string") v = +v;
     const w = this.#w;
-    const p = w.rawPointer;
-    const i = w.runIndex(2);
-    if (i >= 0) {
+    const i = w.cursor;
+    if (i + 2 <= w.runEnd) {
       w.codec.setChar(w.view, i, v);
-      w.rawPointer = p + 2;
+      w.cursor = i + 2;
     } else this.#io.putSlow(CHAR, v);
   }
 
   writeInt(v: number): void {
     v = +v;
     const w = this.#w;
-    const p = w.rawPointer;
-    const i = w.runIndex(4);
-    if (i >= 0) {
+    const i = w.cursor;
+    if (i + 4 <= w.runEnd) {
       w.codec.setInt32(w.view, i, v);
-      w.rawPointer = p + 4;
+      w.cursor = i + 4;
     } else this.#io.putSlow(INT, v);
   }
 
   writeLong(v: bigint | number): void {
     const w = this.#w;
-    const p = w.rawPointer;
-    const i = w.runIndex(8);
-    if (i >= 0) {
+    const i = w.cursor;
+    if (i + 8 <= w.runEnd) {
       if (typeof v === "bigint") w.codec.setBigInt64(w.view, i, v);
       else w.codec.setSafeInt64(w.view, i, v);
-      w.rawPointer = p + 8;
+      w.cursor = i + 8;
     } else this.#io.putSlow(LONG, v);
   }
 
   writeFloat(v: number): void {
     v = +v;
     const w = this.#w;
-    const p = w.rawPointer;
-    const i = w.runIndex(4);
-    if (i >= 0) {
+    const i = w.cursor;
+    if (i + 4 <= w.runEnd) {
       w.codec.setFloat32(w.view, i, v);
-      w.rawPointer = p + 4;
+      w.cursor = i + 4;
     } else this.#io.putSlow(FLOAT, v);
   }
 
   writeDouble(v: number): void {
     v = +v;
     const w = this.#w;
-    const p = w.rawPointer;
-    const i = w.runIndex(8);
-    if (i >= 0) {
+    const i = w.cursor;
+    if (i + 8 <= w.runEnd) {
       w.codec.setFloat64(w.view, i, v);
-      w.rawPointer = p + 8;
+      w.cursor = i + 8;
     } else this.#io.putSlow(DOUBLE, v);
   }
 

@@ -35,7 +35,8 @@ export function planRead(w: Window, n: number): Step {
 
 /**
  * Ends a primitive read once {@link planRead}`(n)` gave `s` (READY or EOF): the index in `buf` of the
- * `n` bytes, consumed; {@link EOFError} when short (what there was is consumed).
+ * `n` bytes, consumed; {@link EOFError} when short (what there was is consumed). Attaches the read
+ * cursor after them, so the next primitive reads are hot-path ones.
  */
 export function endPrimitiveRead(w: Window, n: number, s: Step): number {
   if (s === EOF) {
@@ -44,6 +45,7 @@ export function endPrimitiveRead(w: Window, n: number, s: Step): number {
   }
   const at = w.progress.readyIndex;
   w.consume(n);
+  w.attachRead();
   return at;
 }
 

@@ -23,17 +23,28 @@ export const CLEAN = 0x3fffffff;
  *
  * Invariants: the window holds file bytes `[start, start + valid)`, as the instance sees them (its
  * own unflushed writes included); bytes `[dirtyFrom, dirtyTo)` of it are not yet in the file. An open
- * write run adds `[runFrom, pointer - start)` to both, lazily: every slow path settles it first, and
- * `valid` stands at `runFrom` meanwhile. With
+ * write run adds `[runFrom, cursor)` to both, lazily: every slow path settles it first. With
  * capacity 0 (unbuffered) the window is an 8-byte scratch that never keeps data between operations,
  * and every write goes straight through, so each primitive costs exactly one system call, as the JDK's.
+ *
+ * The hot paths keep the pointer as {@link cursor}, its index in `buf`, while a cursor is attached: for
+ * reads (after a primitive read, up to {@link readEnd}) or for a write run (up to {@link runEnd}). A
+ * primitive then costs one comparison with one bound and one store, and `start` is not read. Every
+ * other operation {@link settle}s first, which puts the pointer back in {@link rawPointer}.
  */
 export class Window {
   /**
-   * The file pointer, raw: the hot paths move it directly. Everything else goes through
-   * {@link pointer}, which ends a write run first.
+   * The file pointer while no cursor is attached (stale while one is). The slow paths, which all
+   * {@link settle} first, use it directly; everything else goes through {@link pointer}.
    */
   rawPointer = 0;
+  /** The pointer's index in `buf` while a cursor is attached (`start + cursor` is then the pointer). */
+  cursor = 0;
+  /**
+   * The read cursor's bound: a primitive of `n` bytes at {@link cursor} is readable from `buf` while
+   * `cursor + n <= readEnd`; -1 when no read cursor is attached (always during a write run).
+   */
+  readEnd = -1;
   /** The window's bytes (at least 8, so any primitive fits even when `capacity` is 0 or 1). */
   readonly buf: Uint8Array;
   /** `buf` as a DataView, made once: primitives are decoded and encoded through it. */
@@ -48,15 +59,14 @@ export class Window {
   dirtyFrom = CLEAN;
   dirtyTo = 0;
   /**
-   * A write run: sequential primitive writes from `buf[runFrom]` up to the pointer, not yet added to
-   * `valid` and the dirty range (see {@link settle}). The write hot path may extend it while the
-   * pointer's index plus the width stays within `runEnd`; `runEnd` is -1 when no run is open.
-   * While a run is open, `valid` is lowered to `runFrom` (the real value waits in `runValid`), so a
-   * read at the pointer takes the slow path, which settles the run: read bytes never join it.
+   * A write run: sequential primitive writes from `buf[runFrom]` up to {@link cursor}, not yet added to
+   * `valid` and the dirty range (see {@link settle}). The write hot path may extend it while
+   * `cursor` plus the width stays within `runEnd`; `runEnd` is -1 when no run is open. A read at the
+   * pointer meanwhile takes the slow path (no read cursor is attached), which settles the run: read
+   * bytes never join it.
    */
   runFrom = 0;
   runEnd = -1;
-  runValid = 0;
   /** The configured buffer size (0 = unbuffered). */
   readonly capacity: number;
   /** Unbuffered: `buf.subarray(0, k)` for each width k, made once, so a primitive's system call allocates no view. */
@@ -108,28 +118,34 @@ export class Window {
     return this.valid === 0 && !this.closed ? this.exactViews?.[n] : undefined;
   }
 
-  /** A fresh window takes the `r` bytes a `pread` at file position 0 put at the start of `buf` as its content. */
+  /**
+   * A fresh window takes the `r` bytes a `pread` at file position 0 put at the start of `buf` as its
+   * content, and attaches a read cursor at the pointer (0), so the first primitive read is a hot one.
+   */
   holdFirst(r: number): void {
     this.start = 0;
     this.valid = Math.min(r, this.capacity);
+    this.attachRead();
   }
 
-  /** The file pointer. Moving it ends the write run, whose extent the pointer marks. */
+  /** Whether a cursor (read or write run) holds the pointer. */
+  get attached(): boolean {
+    return this.readEnd >= 0 || this.runEnd >= 0;
+  }
+
+  /** The file pointer. Moving it detaches the cursor, ending the write run, whose extent the cursor marks. */
   get pointer(): number {
-    return this.rawPointer;
+    return this.attached ? this.start + this.cursor : this.rawPointer;
   }
 
   set pointer(p: number) {
-    if (this.runEnd >= 0) this.settle();
+    this.settle();
     this.rawPointer = p;
   }
 
   /** Whether the window holds bytes not yet written to the file. */
   get dirty(): boolean {
-    return (
-      this.dirtyTo > this.dirtyFrom ||
-      (this.runEnd >= 0 && this.rawPointer - this.start > this.runFrom)
-    );
+    return this.dirtyTo > this.dirtyFrom || (this.runEnd >= 0 && this.cursor > this.runFrom);
   }
 
   /** How many bytes a flush would write now (the dirty range, the write run included). */
@@ -139,15 +155,33 @@ export class Window {
   }
 
   /**
-   * Ends the write run: adds its bytes to `valid` and the dirty range. Every operation but the hot
-   * paths starts here, so the run's bookkeeping costs one comparison per run instead of three per write.
+   * Detaches the cursor: the pointer goes back to {@link rawPointer}, and a write run's bytes join
+   * `valid` and the dirty range. Every operation but the hot paths starts here, so the cursor's
+   * bookkeeping costs one comparison per run instead of several per primitive.
    */
   settle(): void {
+    if (this.readEnd >= 0) {
+      this.readEnd = -1;
+      this.rawPointer = this.start + this.cursor;
+    }
     if (this.runEnd < 0) return;
     this.runEnd = -1;
-    this.valid = this.runValid;
-    const to = this.rawPointer - this.start;
+    const to = this.cursor;
+    this.rawPointer = this.start + to;
     if (to > this.runFrom) this.mark(this.runFrom, to);
+  }
+
+  /**
+   * Attaches a read cursor at the pointer after a slow-path read (settled), so the next primitive reads
+   * take the hot path. Not unbuffered (the window keeps nothing between operations), nor closed.
+   */
+  attachRead(): void {
+    if (this.capacity === 0 || this.closed) return;
+    const i = this.rawPointer - this.start;
+    if (i >= 0 && i <= this.valid) {
+      this.cursor = i;
+      this.readEnd = this.valid;
+    }
   }
 
   /** Starts a slow-path operation: throws when closed, and resets per-operation progress. */
@@ -172,38 +206,27 @@ export class Window {
   }
 
   /**
-   * Hot path: the index in `buf` of `n` readable bytes at the pointer, advancing it; -1 to take the slow path
-   * (always during a write run: see {@link runFrom}).
+   * Hot path: the index in `buf` of `n` readable bytes at the read cursor, advancing it; -1 to take the
+   * slow path (always when no read cursor is attached: during a write run, unbuffered, closed).
    */
   takeRead(n: number): number {
-    const i = this.rawPointer - this.start;
-    if (i >= 0 && i + n <= this.valid) {
-      this.rawPointer += n;
+    const i = this.cursor;
+    if (i + n <= this.readEnd) {
+      this.cursor = i + n;
       return i;
     }
     return -1;
   }
 
   /**
-   * Hot path of a primitive write: the index in `buf` where `n` bytes at the pointer may go, extending
-   * the open write run or opening one; -1 for the slow path. The caller writes them, then sets
-   * {@link rawPointer} to the pointer it read plus `n` (re-reading it after the write costs a load on
-   * the loop-carried path). Small and call-free once inlined, so a writer keeps it inline without spilling.
+   * Hot path of a primitive write: the index in `buf` where `n` bytes at the pointer extend the open
+   * write run; -1 for the slow path, which opens runs (`commit`). The caller writes them, then sets
+   * {@link cursor} to the index plus `n`. One load, one comparison and no call: inlined, a writer's
+   * loop keeps everything in registers.
    */
   runIndex(n: number): number {
-    const i = this.rawPointer - this.start;
-    if (i >= 0 && i + n <= this.runEnd) return i;
-    if (
-      this.runEnd < 0 &&
-      i >= 0 &&
-      i <= this.valid &&
-      i + n <= this.limit &&
-      this.joins(i, i + n)
-    ) {
-      this.openRun(i);
-      return i;
-    }
-    return -1;
+    const i = this.cursor;
+    return i + n <= this.runEnd ? i : -1;
   }
 
   /** The index in `buf` where `n` bytes at the pointer may be written; -1 to take the slow path. Call {@link commit} after writing them. */
@@ -227,12 +250,11 @@ export class Window {
     return this.writeThrough;
   }
 
-  /** Opens a write run at `buf[from]` (settled, `from <= valid`). */
+  /** Opens a write run at `buf[from]`, the pointer's index (settled, `from <= valid`). */
   private openRun(from: number): void {
     this.runFrom = from;
+    this.cursor = from;
     this.runEnd = this.limit;
-    this.runValid = this.valid;
-    this.valid = from;
   }
 
   /**
@@ -245,10 +267,7 @@ export class Window {
     return this.dirtyTo <= this.dirtyFrom || (from <= this.dirtyTo && to >= this.dirtyFrom);
   }
 
-  /**
-   * Adds `buf[from, to)`, just written, to `valid` and the dirty range. Only with no run open: `settle`
-   * puts back the `valid` a run lowered, which would undo a widening made meanwhile.
-   */
+  /** Adds `buf[from, to)`, just written, to `valid` and the dirty range (settled: with no run open). */
   mark(from: number, to: number): void {
     // Callers check joins(from, to) first: the range only ever covers bytes this instance wrote. Nothing
     // written (a zero-length array) marks nothing: a lone `dirtyFrom` would start a range no write made.
@@ -327,7 +346,7 @@ export class Window {
 
   /** Hot path of a positional write: the index in `buf` where `n` bytes at `position` may go, or -1 (then {@link commitAt}). */
   writeIndexAt(position: number | bigint, n: number): number {
-    // A positional write ends the run: it may widen `valid`, which stands lowered meanwhile.
+    // A positional write ends the run and the read cursor: it may widen `valid`, their bound.
     this.settle();
     if (typeof position !== "number" || !(position >= 0)) return -1;
     const i = position - this.start;
