@@ -95,7 +95,8 @@ export class SyncDriver {
       // Unbuffered: the one `pread` the window would plan, made directly.
       const r = this.#preadScratch(v, n);
       if (r === n) {
-        w.pointer += n;
+        // An unbuffered window never attaches a cursor: `rawPointer` is the pointer.
+        w.rawPointer += n;
         return 0;
       }
       // Anything else (short, end of file, an error, EINTR) was that planned call: the window takes it over.
@@ -114,7 +115,7 @@ export class SyncDriver {
    * ran out of line in a process that also reads unbuffered (BENCHMARKS.md, "Code choices").
    */
   #preadScratch(scratch: Uint8Array, n: number): number {
-    return this.backend.pread(this.w.fd, scratch, 0, n, this.w.pointer);
+    return this.backend.pread(this.w.fd, scratch, 0, n, this.w.rawPointer);
   }
 
   /** Slow path of a primitive write (`room`): the index in the window where `n` bytes go (then {@link Window.commit}). */
