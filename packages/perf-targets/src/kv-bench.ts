@@ -15,7 +15,10 @@ export const KV_RUNS = 3;
  * `rafkv bench` `runs` times (see {@link runOnce}), each benchmark's iterations merged across the runs as forks
  * (its score the mean over all of them). `ok` is false when any run exited non-zero.
  */
-export function runKvBench(cli: string, runs = KV_RUNS): { results: BenchmarkResult[]; ok: boolean } {
+export function runKvBench(
+  cli: string,
+  runs = KV_RUNS,
+): { results: BenchmarkResult[]; ok: boolean } {
   const all = Array.from({ length: runs }, () => runOnce(cli));
   return { results: mergeRuns(all.map((r) => r.results)), ok: all.every((r) => r.ok) };
 }
