@@ -28,30 +28,44 @@ export function linkError(path: string, why = "is a symbolic link"): SystemCallE
   return error;
 }
 
+/** Opens of a path the store's renames replaced twice around one open, before the mismatch counts as a link. */
+const REPLACED_RETRIES = 3;
+
 /**
  * Opens `path` with raf (`bufferSize: 0`, through `backend`, or raf's default), refusing a symbolic link, also one
  * swapped in between the `lstat` and the open: the opened descriptor must be the file the path names, without a
  * link, just before the open or just after it (either: the store's own atomic renames may replace a file at any
- * moment, a marker or a hint). A mismatch closes the file before anything is read or written through it. Where
- * the descriptor cannot be `fstat`ed (Windows, whose backend's fds are handles), only the `lstat` check applies.
- * Creating (`"rw"` on a missing file) through a link swapped in meanwhile creates the link's target, empty, before
- * the refusal: nothing is written to it.
+ * moment, a marker or a hint). A mismatch closes the file before anything is read or written through it. When
+ * neither is a link, a writer's renames replaced the file twice around the open (a compaction in a loop): the
+ * open is retried a few times before that, too, counts as a link. Where the descriptor cannot be `fstat`ed
+ * (Windows, whose backend's fds are handles), only the `lstat` check applies. Creating (`"rw"` on a missing file)
+ * through a link swapped in meanwhile creates the link's target, empty, before the refusal: nothing is written
+ * to it.
  */
 export function openNoFollow(path: string, mode: "r" | "rw", backend?: Backend): RandomAccessFile {
-  const before = pathIdentity(path);
-  if (before?.link) throw linkError(path);
   const options = backend === undefined ? { bufferSize: 0 } : { bufferSize: 0, backend };
-  const file = new RandomAccessFile(path, mode, options);
-  try {
-    const opened = descriptorIdentity(file.fd);
-    if (opened !== null && !(same(before, opened) || same(pathIdentity(path), opened))) {
-      throw linkError(path, "was replaced (by a symbolic link?) while rafkv opened it");
+  for (let attempt = 1; ; attempt++) {
+    const before = pathIdentity(path);
+    if (before?.link) throw linkError(path);
+    const file = new RandomAccessFile(path, mode, options);
+    let replaced = false;
+    try {
+      const opened = descriptorIdentity(file.fd);
+      if (opened !== null && !same(before, opened)) {
+        const after = pathIdentity(path);
+        if (!same(after, opened)) {
+          if (after?.link || attempt === REPLACED_RETRIES)
+            throw linkError(path, "was replaced (by a symbolic link?) while rafkv opened it");
+          replaced = true;
+        }
+      }
+    } catch (error) {
+      file.close();
+      throw error;
     }
-  } catch (error) {
+    if (!replaced) return file;
     file.close();
-    throw error;
   }
-  return file;
 }
 
 function same(atPath: Identity | undefined, opened: Identity): boolean {

@@ -113,3 +113,50 @@ describe("a planted symbolic link", () => {
     expect(fs.readFileSync(target, "utf8")).toBe("precious");
   });
 });
+
+describe("a file the store's own renames replace around an open", () => {
+  /** Replaces `name` by a copy of itself (a new inode, same bytes), as a writer's atomic rename does. */
+  const replaceByCopy = (name: string) => {
+    fs.copyFileSync(name, `${name}.copy`);
+    fs.renameSync(`${name}.copy`, name);
+  };
+  /** At the backend's open of `name`, `times` times: a replacement before the open and one after it. */
+  const replaceAroundOpen = (name: string, times: number) => {
+    const backend = getBackend();
+    const real = backend.open.bind(backend);
+    let opens = 0;
+    const spy = vi.spyOn(backend, "open").mockImplementation((p, mode) => {
+      if (p !== name || opens++ >= times) return real(p, mode);
+      replaceByCopy(p);
+      const fd = real(p, mode);
+      replaceByCopy(p);
+      return fd;
+    });
+    return { spy, opens: () => opens };
+  };
+
+  it("twice around one open (no link anywhere) is opened again, not refused", async () => {
+    const dir = await twoFiles();
+    const name = path.join(dir, dataFiles(dir)[1]!);
+    const { spy, opens } = replaceAroundOpen(name, 1);
+    try {
+      const db = await open(dir, { readOnly: true });
+      await db.close();
+    } finally {
+      spy.mockRestore();
+    }
+    expect(opens()).toBe(2);
+  });
+
+  it("around every open is refused after three tries, as a link swapped in and out would be", async () => {
+    const dir = await twoFiles();
+    const name = path.join(dir, dataFiles(dir)[1]!);
+    const { spy, opens } = replaceAroundOpen(name, Number.POSITIVE_INFINITY);
+    try {
+      await expect(open(dir, { readOnly: true })).rejects.toMatchObject({ code: "ELOOP" });
+    } finally {
+      spy.mockRestore();
+    }
+    expect(opens()).toBe(3);
+  });
+});
