@@ -6,7 +6,8 @@
  * of the index, inline; when the bound fails, an out-of-line refill or flush makes the one system call. No
  * checks, no errors beyond end of file, no dirty-range tracking: nothing rafkit could leave out, so rafkit's
  * distance from it is the cost of being a real file. Big-endian; the view runs 8 bytes past the window, as
- * rafkit's does (a signed set ending at a view's last byte deoptimises on Node 24).
+ * rafkit's does (a signed set ending at a view's last byte deoptimises on Node 24). One method per primitive,
+ * written out as rafkit's generated ones are, so each inlines its own `DataView` call.
  */
 export class BufferedFloorFile {
   constructor(fd, backend, capacity = 8192) {
