@@ -166,8 +166,9 @@ export function attachPrimitives(f: RandomAccessFilePrimitives, w: Window, io: S
 export abstract class RandomAccessFilePrimitives
   implements Pick<RandomAccessFileApi<"sync">, PrimitiveMethodName>
 {
-  // Each method inlines the window's hot path (\`takeRead\`, \`runIndex\`) and one codec call, so
-  // V8 compiles it into the caller; the slow path is the driver's. The window and the driver come
+  // Each method writes out the window's hot path (its cursor against one bound, as \`takeRead\` and
+  // \`runIndex\` do, without their -1 to test) and one codec call, so V8 compiles it into the caller;
+  // the slow path is the driver's. The window and the driver come
   // from \`attachPrimitives\`, not a constructor parameter: neither shows on the instance or in
   // the d.ts.
   #w!: Window;
@@ -204,9 +205,8 @@ ${methods(writers, syncWriteAt)}
     const saved = w.pointer;
     w.pointer = pos;
     try {
-      let j = w.takeRead(p.width);
-      if (j < 0) j = this.#io.fill(p.width);
-      return p.get(w.codec, w.view, j);
+      // Moving the pointer detached the cursor, so this read is the slow path's.
+      return p.get(w.codec, w.view, this.#io.fill(p.width));
     } finally {
       w.pointer = saved;
     }

@@ -221,8 +221,7 @@ export class Window {
   /**
    * Hot path of a primitive write: the index in `buf` where `n` bytes at the pointer extend the open
    * write run; -1 for the slow path, which opens runs (`commit`). The caller writes them, then sets
-   * {@link cursor} to the index plus `n`. One load, one comparison and no call: inlined, a writer's
-   * loop keeps everything in registers.
+   * {@link cursor} to the index plus `n`. One load and one comparison, no call.
    */
   runIndex(n: number): number {
     const i = this.cursor;
