@@ -275,7 +275,7 @@ export class AsyncRandomAccessFile
     if (!this.#d.busy) {
       try {
         this.#w.begin();
-        this.#w.pointer = toPosition(pos, "seek offset");
+        this.#w.seek(toPosition(pos, "seek offset"));
       } catch (error) {
         return Promise.reject(error);
       }
@@ -283,7 +283,7 @@ export class AsyncRandomAccessFile
     }
     return this.#d.enqueue(async () => {
       this.#w.begin();
-      this.#w.pointer = toPosition(pos, "seek offset");
+      this.#w.seek(toPosition(pos, "seek offset"));
     });
   }
 

@@ -261,7 +261,7 @@ export class RandomAccessFile
 
   seek(pos: number | bigint): void {
     this.#checkOpen();
-    this.#w.pointer = toPosition(pos, "seek offset");
+    this.#w.seek(toPosition(pos, "seek offset"));
   }
 
   length(): number {

@@ -84,3 +84,67 @@ describe("Window, cursors", () => {
     expect([w.attached, w.takeRead(1)]).toEqual([false, -1]);
   });
 });
+
+describe("Window, seek", () => {
+  /** A window of 64 bytes holding 32 file bytes from position 0, clean. */
+  function held(): Window {
+    const w = new Window(-1, "x", 64, { readOnly: false, writeThrough: false });
+    w.holdFirst(32);
+    return w;
+  }
+
+  /** Writes `n` bytes at the pointer through the slow path (as a primitive's first write does). */
+  function writeSlow(w: Window, n: number): void {
+    w.beginWrite();
+    expect(planRoom(w, n)).not.toBe(IO);
+    w.commit(w.progress.readyIndex, n);
+  }
+
+  test("after reads, seek attaches a read cursor again over the window's bytes", () => {
+    const w = held();
+    expect(w.takeRead(4)).toBe(0);
+    w.seek(8);
+    expect([w.attached, w.takeRead(4), w.pointer]).toEqual([true, 8, 12]);
+    expect(w.runIndex(1)).toBe(-1); // still a read cursor: a write takes the slow path
+    w.seek(40); // beyond the window's bytes: nothing to attach to
+    expect([w.attached, w.pointer, w.takeRead(1)]).toEqual([false, 40, -1]);
+  });
+
+  test("after writes, seek opens an empty write run where a write could start one, and it marks nothing", () => {
+    const w = held();
+    w.seek(0);
+    writeSlow(w, 4);
+    w.cursor = 8; // the hot path wrote 4 more
+    w.seek(4); // inside the dirty range [0, 8)
+    expect([w.attached, w.pointer, w.runIndex(2), w.takeRead(1)]).toEqual([true, 4, 4, -1]);
+    expect([w.unflushedBytes(), w.dirtyFrom, w.dirtyTo, w.valid]).toEqual([8, 0, 8, 32]);
+    w.seek(8); // the run settled above; the dirty range ends here, so a write at 8 joins it
+    w.cursor = 12;
+    expect([w.unflushedBytes(), w.dirtyFrom, w.dirtyTo]).toEqual([12, 0, 12]);
+  });
+
+  test("seek opens no write run across a gap from the dirty range: the flush would write back bytes only read", () => {
+    const w = held();
+    w.seek(0);
+    writeSlow(w, 4); // dirty [0, 4)
+    w.seek(16);
+    expect([w.attached, w.runIndex(4)]).toEqual([false, -1]);
+    expect([w.dirtyFrom, w.dirtyTo]).toEqual([0, 4]);
+  });
+
+  test("no write run past the window's bytes, in a read-only or write-through window, or unbuffered", () => {
+    const w = held();
+    w.seek(0);
+    writeSlow(w, 4);
+    w.seek(33); // past valid (32)
+    expect(w.attached).toBe(false);
+    const rws = new Window(-1, "x", 64, { readOnly: false, writeThrough: true });
+    rws.holdFirst(32);
+    writeSlow(rws, 4);
+    rws.seek(0);
+    expect(rws.runIndex(1)).toBe(-1);
+    const unbuffered = new Window(-1, "x", 0, { readOnly: false, writeThrough: false });
+    unbuffered.seek(0);
+    expect(unbuffered.attached).toBe(false);
+  });
+});

@@ -1,4 +1,4 @@
-import { readFileSync, writeFileSync } from "node:fs";
+import { closeSync, openSync, readFileSync, writeFileSync, writeSync } from "node:fs";
 import { getBackend } from "@rafkit/syscall-state";
 import { faultBackend } from "@rafkit/syscall-state/testing";
 import { describe, expect, test } from "vitest";
@@ -27,6 +27,38 @@ function recording(kind: "node" | "native") {
 }
 
 describe.each(BACKENDS)("write runs (%s backend)", (kind) => {
+  test("seek resumes a run only where a write may join the dirty range: another writer's bytes in the gap survive", () => {
+    const p = tmp("seek-gap.bin");
+    writeFileSync(p, new Uint8Array(64).fill(1));
+    const { backend, pwrites } = recording(kind);
+    const f = new RandomAccessFile(p, "rw", { backend, bufferSize: 64 });
+    for (let k = 0; k < 8; k++) f.writeInt(k); // [0, 32)
+    f.flush();
+    f.seek(0);
+    f.writeInt(100); // dirty [0, 4)
+    // Another writer changes bytes the window holds, between f's dirty range and where f goes next.
+    const other = new Uint8Array([81, 81, 81, 81]);
+    const fd = openSync(p, "r+");
+    writeSync(fd, other, 0, 4, 8);
+    closeSync(fd);
+    f.seek(16);
+    f.writeInt(200);
+    f.seek(20); // joins [16, 20): resumes the run
+    f.writeInt(201);
+    f.flush();
+    f.close();
+    const bytes = readFileSync(p);
+    expect([...bytes.subarray(8, 12)]).toEqual([81, 81, 81, 81]);
+    expect([bytes.readInt32BE(0), bytes.readInt32BE(16), bytes.readInt32BE(20)]).toEqual([
+      100, 200, 201,
+    ]);
+    expect(pwrites).toEqual([
+      [0, 32],
+      [0, 4],
+      [16, 8],
+    ]);
+  });
+
   test("a run is flushed as one pwrite of exactly its bytes", () => {
     const p = tmp("exact.bin");
     writeFileSync(p, new Uint8Array(200).fill(9));

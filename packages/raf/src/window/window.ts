@@ -11,6 +11,11 @@ const VIEW_SLACK = 8;
 /** `dirtyFrom` of a clean window: above any index, so a commit's `i < dirtyFrom` test alone starts a range. A Smi. */
 export const CLEAN = 0x3fffffff;
 
+/** What a window's cursor served last ({@link Window.seek} attaches the same kind again). */
+const NO_CURSOR = 0;
+const READ_CURSOR = 1;
+const WRITE_RUN = 2;
+
 /**
  * The I/O-free core of a random access file: the file pointer and ONE window over a file range that
  * serves both reads and writes, with its dirty range. It performs no I/O itself. This class holds the
@@ -67,6 +72,8 @@ export class Window {
    */
   runFrom = 0;
   runEnd = -1;
+  /** What the cursor served when it was last detached: {@link seek} attaches that kind again. */
+  #lastCursor = NO_CURSOR;
   /** The configured buffer size (0 = unbuffered). */
   readonly capacity: number;
   /** Unbuffered: `buf.subarray(0, k)` for each width k, made once, so a primitive's system call allocates no view. */
@@ -143,6 +150,22 @@ export class Window {
     this.rawPointer = p;
   }
 
+  /**
+   * `seek`: moves the pointer (detaching the cursor), then attaches the kind of cursor the file used last at
+   * the new position, where the window allows it: a write run where a write could start one (inside the
+   * window, joining the dirty range), a read cursor over the window's bytes. A loop of `seek` and primitive
+   * reads, or of `seek` and primitive writes, then takes no slow path per seek. An empty write run marks
+   * nothing, and a read at it takes the slow path, which ends it, as after any write.
+   */
+  seek(p: number): void {
+    this.pointer = p;
+    if (this.#lastCursor === READ_CURSOR) this.attachRead();
+    else if (this.#lastCursor === WRITE_RUN) {
+      const i = p - this.start;
+      if (i >= 0 && i <= this.valid && i < this.limit && this.joins(i, i)) this.openRun(i);
+    }
+  }
+
   /** Whether the window holds bytes not yet written to the file. */
   get dirty(): boolean {
     return this.dirtyTo > this.dirtyFrom || (this.runEnd >= 0 && this.cursor > this.runFrom);
@@ -163,9 +186,11 @@ export class Window {
     if (this.readEnd >= 0) {
       this.readEnd = -1;
       this.rawPointer = this.start + this.cursor;
+      this.#lastCursor = READ_CURSOR;
     }
     if (this.runEnd < 0) return;
     this.runEnd = -1;
+    this.#lastCursor = WRITE_RUN;
     const to = this.cursor;
     this.rawPointer = this.start + to;
     if (to > this.runFrom) this.mark(this.runFrom, to);
