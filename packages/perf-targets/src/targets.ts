@@ -276,7 +276,7 @@ export const TARGETS: readonly Target[] = [
     },
     op: "<=",
     goal: 1.25,
-    // rafkit sits 1.1-1.25x here, and two forks of either side spread by more than the margin.
+    // rafkit sits at 1.1x to 1.3x here, and two forks of either side spread by more than the margin.
     forks: 4,
   },
   {

@@ -132,7 +132,7 @@ describe("Window, seek", () => {
     expect([w.dirtyFrom, w.dirtyTo]).toEqual([0, 4]);
   });
 
-  test("no write run past the window's bytes, in a read-only or write-through window, or unbuffered", () => {
+  test("no write run past the window's bytes, in a write-through window, or unbuffered", () => {
     const w = held();
     w.seek(0);
     writeSlow(w, 4);
