@@ -229,6 +229,27 @@ describe("targets", () => {
     expect(text).toMatch(/0 PASS, 1 FAIL, 0 CAPPED, 3 n\/a$/);
   });
 
+  it("cap the capture-vs-throw ratio by the bare failing call: CAPPED where even it is under 10x", () => {
+    const outcomes = (rawFail: number) =>
+      byName(
+        evaluateTargets(
+          [
+            result("NodeErrno.throwCatch", 10_000),
+            capture("tlFail", 1600), // 6.25x
+            capture("rawFail", rawFail),
+          ],
+          ["syscall-state"],
+        ),
+        "capture-fail-beats-throw",
+      )[0]!;
+    expect(outcomes(1500)).toMatchObject({ value: 6.25, verdict: "CAPPED" }); // the raw call: 6.67x
+    expect(outcomes(1500).cap).toBeCloseTo(10_000 / 1500, 9);
+    expect(outcomes(900)).toMatchObject({ verdict: "FAIL" }); // the raw call reaches 11.1x: rafkit's miss
+    expect(formatTargets([outcomes(1500)])).toMatch(
+      /capture-fail-beats-throw\s+6\.25x\s+>= 10x\s+raw call 6\.67x\s+CAPPED/,
+    );
+  });
+
   it("say CAPPED, not FAIL, when the floor measured beside misses the goal too, and FAIL when it does not", () => {
     const at = (kiloBytes: number) => ({ op: "writeInt", kiloBytes });
     const outcomes = evaluateTargets(

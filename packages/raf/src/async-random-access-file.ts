@@ -338,6 +338,7 @@ export class AsyncRandomAccessFile
         close(w, () => {
           this.#locks.closed();
           unguard(w);
+          w.release();
         }),
         false,
       ),

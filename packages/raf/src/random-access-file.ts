@@ -345,6 +345,7 @@ export class RandomAccessFile
       close(w, () => {
         this.#locks.closed();
         unguard(w);
+        w.release();
       }),
     );
   }

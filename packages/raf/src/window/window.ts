@@ -1,12 +1,18 @@
 import { BigEndianView, type ViewCodec } from "@rafkit/bits";
 import { errnoOf, systemCallError } from "@rafkit/syscall-state";
 import { ClosedError } from "../errors";
+import { giveBuffer, takeBuffer } from "./buffer-pool";
 import { CALL, OperationProgress, PendingRequest } from "./request";
 
 const EBADF = errnoOf("EBADF");
 
 /** Bytes of the window's `DataView` past its buffer (the widest primitive). */
 const VIEW_SLACK = 8;
+
+/** What a released window's `buf` and `view` show instead of the memory it gave back (see {@link Window.release}). */
+const RELEASED = new ArrayBuffer(8 + VIEW_SLACK);
+const RELEASED_BUF = new Uint8Array(RELEASED, 0, 8);
+const RELEASED_VIEW = new DataView(RELEASED);
 
 /** `dirtyFrom` of a clean window: above any index, so a commit's `i < dirtyFrom` test alone starts a range. A Smi. */
 export const CLEAN = 0x3fffffff;
@@ -50,10 +56,13 @@ export class Window {
    * `cursor + n <= readEnd`; -1 when no read cursor is attached (always during a write run).
    */
   readEnd = -1;
-  /** The window's bytes (at least 8, so any primitive fits even when `capacity` is 0 or 1). */
-  readonly buf: Uint8Array;
+  /**
+   * The window's bytes (at least 8, so any primitive fits even when `capacity` is 0 or 1); a shared
+   * 8-byte stand-in once {@link release}d.
+   */
+  buf: Uint8Array;
   /** `buf` as a DataView, made once: primitives are decoded and encoded through it. */
-  readonly view: DataView;
+  view: DataView;
   /** The byte order's codec for {@link view}; kept here so the hot paths reach it with the window. */
   readonly codec: ViewCodec;
   /** File position of `buf[0]`. */
@@ -103,7 +112,9 @@ export class Window {
     // The view runs VIEW_SLACK bytes past `buf`, so no primitive in the window ends at the view's last byte:
     // on V8 13.6 (Node 24) a DataView setInt16/setInt32 ending there deoptimises, and the setter is then
     // called out of line, several times slower, for the rest of the process (BENCHMARKS.md).
-    const bytes = new ArrayBuffer(Math.max(capacity, 8) + VIEW_SLACK);
+    // Buffered windows reuse the memory of windows closed before (`release`).
+    const size = Math.max(capacity, 8) + VIEW_SLACK;
+    const bytes = capacity > 0 ? takeBuffer(size) : new ArrayBuffer(size);
     this.buf = new Uint8Array(bytes, 0, Math.max(capacity, 8));
     this.request = new PendingRequest(this.buf);
     this.view = new DataView(bytes);
@@ -340,6 +351,21 @@ export class Window {
     this.start = -1;
     this.valid = 0;
     this.limit = 0;
+  }
+
+  /**
+   * After an explicit close (no operation of the instance can run again): gives the window's memory to
+   * the next window opened, and points `buf`, `view` and the request at a shared stand-in, so nothing
+   * reached through this window can touch that memory again. Unbuffered windows keep theirs (their
+   * exact-length views share it). A file collected unclosed keeps its memory: the GC frees it.
+   */
+  release(): void {
+    if (!this.closed || this.capacity === 0 || this.buf === RELEASED_BUF) return;
+    const memory = this.view.buffer as ArrayBuffer;
+    this.buf = RELEASED_BUF;
+    this.view = RELEASED_VIEW;
+    this.request.buffer = RELEASED_BUF;
+    giveBuffer(memory);
   }
 
   /** Whether the pending request is a `requestCall` (else a `pread`/`pwrite`). */
