@@ -341,11 +341,14 @@ export class RandomAccessFile
 
   close(): void {
     const w = this.#w;
+    // Called by user code in the middle of another operation (a typed array subclass's getter), which may
+    // still hold the window's memory: the memory is then left to the GC, not handed to the next file.
+    const nested = this.#io.running;
     this.#io.run(
       close(w, () => {
         this.#locks.closed();
         unguard(w);
-        w.release();
+        if (!nested) w.release();
       }),
     );
   }

@@ -177,16 +177,22 @@ export class AsyncDriver {
    */
   submit<T>(make: () => Op<T>): Promise<T> {
     if (this.busy) return this.enqueue(() => this.drive(make(), false));
+    // Busy from its first step: a call that user code makes meanwhile (a typed array subclass's getter,
+    // a `close()` among them) waits its turn instead of running inside this operation.
+    this.busy = true;
     let op: Op<T>;
     let r: IteratorResult<void, T>;
     try {
       op = make();
       r = op.next();
     } catch (error) {
+      this.#next();
       return Promise.reject(error);
     }
-    if (r.done === true) return Promise.resolve(r.value);
-    this.busy = true;
+    if (r.done === true) {
+      this.#next();
+      return Promise.resolve(r.value);
+    }
     return this.#start(() => this.drive(op, true));
   }
 

@@ -68,19 +68,32 @@ export class SyncDriver {
     }
   }
 
+  /** Operations running now: more than one when user code an operation called (a subclass's getter) started another. */
+  #running = 0;
+
+  /** Whether a shared operation is running (see {@link run}): a `close` made inside one must not release the window. */
+  get running(): boolean {
+    return this.#running > 0;
+  }
+
   /** Runs a shared operation to completion, making each system call it yields for. */
   run<T>(op: Op<T>): T {
-    let r = op.next();
-    while (r.done !== true) {
-      try {
-        this.#io();
-      } catch (error) {
-        r = op.throw(error);
-        continue;
+    this.#running++;
+    try {
+      let r = op.next();
+      while (r.done !== true) {
+        try {
+          this.#io();
+        } catch (error) {
+          r = op.throw(error);
+          continue;
+        }
+        r = op.next();
       }
-      r = op.next();
+      return r.value;
+    } finally {
+      this.#running--;
     }
-    return r.value;
   }
 
   // The slow paths of primitives (every primitive when unbuffered) are the shared operations `fill`,

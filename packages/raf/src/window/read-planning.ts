@@ -5,6 +5,9 @@ import type { Window } from "./window";
 // The read planners: the slow paths of reads, as functions of the window (its hot path,
 // `Window.takeRead`, is a method). Each answers READY, EOF, or IO with the one system call to make.
 
+/** `%TypedArray%.prototype.set`, whatever a caller's array overrides. */
+const setBytes = (Object.getPrototypeOf(Uint8Array.prototype) as Uint8Array).set;
+
 /**
  * Plans making `n` (at most 8, or at most the capacity) bytes at the pointer readable in `buf`.
  * READY: they are at `buf[progress.readyIndex]`, `progress.readyBytes >= n` bytes in all; the pointer has not moved (see {@link Window.consume}).
@@ -68,7 +71,8 @@ export function planReadBytes(
     const i = w.rawPointer - w.start;
     if (i >= 0 && i < w.valid) {
       const k = Math.min(w.valid - i, rem);
-      dst.set(w.buf.subarray(i, i + k), off + w.progress.transferred);
+      // The intrinsic `set`: a subclass's own would be handed a view of the window's memory to keep.
+      setBytes.call(dst, w.buf.subarray(i, i + k), off + w.progress.transferred);
       w.progress.transferred += k;
       w.consume(k);
       continue;
