@@ -113,9 +113,10 @@ export class Window {
     // on V8 13.6 (Node 24) a DataView setInt16/setInt32 ending there deoptimises, and the setter is then
     // called out of line, several times slower, for the rest of the process (BENCHMARKS.md).
     // Buffered windows reuse the memory of windows closed before (`release`).
-    const size = Math.max(capacity, 8) + VIEW_SLACK;
-    const bytes = capacity > 0 ? takeBuffer(size) : new ArrayBuffer(size);
-    this.buf = new Uint8Array(bytes, 0, Math.max(capacity, 8));
+    const length = Math.max(capacity, 8);
+    const bytes =
+      capacity > 0 ? takeBuffer(length + VIEW_SLACK) : new ArrayBuffer(length + VIEW_SLACK);
+    this.buf = new Uint8Array(bytes, 0, length);
     this.request = new PendingRequest(this.buf);
     this.view = new DataView(bytes);
     this.codec = options.codec ?? BigEndianView;
