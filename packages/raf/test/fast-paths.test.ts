@@ -2,7 +2,7 @@ import { readFileSync, writeFileSync } from "node:fs";
 import { constants } from "node:os";
 import { type Backend, getBackend } from "@rafkit/syscall-state";
 import { faultBackend } from "@rafkit/syscall-state/testing";
-import { describe, expect, test } from "vitest";
+import { describe, expect, test, vi } from "vitest";
 import { EOFError, RandomAccessFile } from "../src/index";
 import { BACKENDS, tempDir } from "./support/temp";
 
@@ -180,6 +180,39 @@ describe.each(BACKENDS)("fast paths (%s backend)", (kind) => {
     const back = readFileSync(f.path);
     expect([...back.subarray(300, 303)]).toEqual([1, 2, 3]);
     expect(back.readInt32BE(54)).toBe(-2);
+  });
+
+  test("unbuffered primitives call below the backend's retry: EINTR and short transfers there are handled", () => {
+    // Over one of syscall-state's backends, an unbuffered primitive's one call skips the backend's checks
+    // and retry loop (oneShotTransfers): the faults below reach the file itself.
+    const interrupted = new Set<number>();
+    const once = (position: number) => !interrupted.has(position) && !!interrupted.add(position);
+    const backend = faultBackend(getBackend(kind), [
+      {
+        call: ["pread", "pwrite"],
+        errno: "EINTR",
+        when: (c) => c.position % 8 === 0 && once(c.position),
+      },
+      { call: "pread", shortTransfer: 1, when: (c) => c.position === 12, times: 1 },
+    ]);
+    const f = new RandomAccessFile(file(), "rw", { bufferSize: 0, backend });
+    const view = new DataView(data.buffer);
+    const checked = vi.spyOn(backend, "pread");
+    backend.resetCalls();
+    for (let p = 0; p < 16; p += 4) expect(f.readInt()).toBe(view.getInt32(p));
+    expect(backend.calls.pread).toBe(4 + 2 + 1);
+    // Only the calls the window planned after a one-shot answer fell short went through the backend's own.
+    expect(checked).toHaveBeenCalledTimes(2 + 1);
+    f.seek(40);
+    f.writeInt(-7);
+    f.writeLong(1234567890123n);
+    expect(f.getFilePointer()).toBe(52);
+    expect(backend.calls.pwrite).toBe(2 + 1);
+    expect(backend.injected).toBe(2 + 1 + 1);
+    f.close();
+    const back = readFileSync(f.path);
+    expect(back.readInt32BE(40)).toBe(-7);
+    expect(back.readBigInt64BE(44)).toBe(1234567890123n);
   });
 });
 

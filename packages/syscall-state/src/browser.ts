@@ -24,4 +24,5 @@ export {
 export { type BackendKind, getBackend, isNativeAvailable } from "./browser/get-backend";
 export { describeErrno, errnoName, errnoOf } from "./errno";
 export { SystemCallError, systemCallError } from "./errors";
+export { type OneShotTransfers, oneShotTransfers } from "./one-shot";
 export { AsyncOpenRequiredError } from "./opfs/primitives";

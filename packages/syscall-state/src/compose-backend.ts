@@ -195,6 +195,18 @@ export class ComposedBackend implements Backend {
     this.#p = primitives;
   }
 
+  /**
+   * The primitives under `backend` when it is a composed backend whose `pread` and `pwrite` are this class's
+   * own: not a wrapper (a spread copy, a `Proxy`, a subclass or an own property overriding either), whose
+   * version of the calls must run instead.
+   */
+  static transfersOf(backend: object): Primitives | undefined {
+    if (!(#p in backend)) return undefined;
+    const b = backend as ComposedBackend;
+    const own = ComposedBackend.prototype;
+    return b.pread === own.pread && b.pwrite === own.pwrite ? b.#p : undefined;
+  }
+
   open(path: string, mode: FileMode): number {
     checkPath(path);
     return retry(this.#p.open, path, mode);

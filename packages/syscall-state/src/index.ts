@@ -23,5 +23,6 @@ export { type BackendKind, getBackend } from "./get-backend";
 export { type NativeLibc, NativeUnavailableError, nativeLibc } from "./libc";
 export { isNativeAvailable, nativeBackend } from "./native-backend";
 export { nodeBackend } from "./node-backend";
+export { type OneShotTransfers, oneShotTransfers } from "./one-shot";
 export type { PlatformLayout } from "./platform/layout";
 export { syncDirectory } from "./sync-directory";

@@ -1,5 +1,11 @@
 import type { ByteOrder, NumericArray } from "@rafkit/bits";
-import { errnoOf, type SyncBackend, systemCallError } from "@rafkit/syscall-state";
+import {
+  errnoOf,
+  type OneShotTransfers,
+  oneShotTransfers,
+  type SyncBackend,
+  systemCallError,
+} from "@rafkit/syscall-state";
 import { checkFromIndexSize } from "../errors";
 import { at, type Op, readArray, writeArray } from "../operations";
 import { toPosition } from "../position";
@@ -23,11 +29,18 @@ export class SyncDriver {
   readonly backend: SyncBackend;
   /** The file's byte order, for the bulk transfers. */
   readonly order: ByteOrder;
+  /**
+   * The unbuffered primitives' one system call: the backend's unchecked `pread`/`pwrite` where it has them
+   * (every argument is the window's own, and any answer but the full length goes to the window, EINTR
+   * included), else the backend itself (BENCHMARKS.md, "Unbuffered primitives below the backend's checks").
+   */
+  readonly #scratchIo: OneShotTransfers;
 
   constructor(w: Window, backend: SyncBackend, order: ByteOrder) {
     this.w = w;
     this.backend = backend;
     this.order = order;
+    this.#scratchIo = oneShotTransfers(backend) ?? backend;
   }
 
   #io(): void {
@@ -128,7 +141,7 @@ export class SyncDriver {
    * ran out of line in a process that also reads unbuffered (BENCHMARKS.md, "Code choices").
    */
   #preadScratch(scratch: Uint8Array, n: number): number {
-    return this.backend.pread(this.w.fd, scratch, 0, n, this.w.rawPointer);
+    return this.#scratchIo.pread(this.w.fd, scratch, 0, n, this.w.rawPointer);
   }
 
   /** Slow path of a primitive write (`room`): the index in the window where `n` bytes go (then {@link Window.commit}). */
@@ -226,7 +239,7 @@ export class SyncDriver {
 
   /** `pwrite` of `n` bytes at the pointer from `scratch` (see {@link #preadScratch} for why a method of its own). */
   #pwriteScratch(scratch: Uint8Array, n: number): number {
-    return this.backend.pwrite(this.w.fd, scratch, 0, n, this.w.rawPointer);
+    return this.#scratchIo.pwrite(this.w.fd, scratch, 0, n, this.w.rawPointer);
   }
 
   /** Runs `op` at `position` (positional I/O): the file pointer does not move. */

@@ -1,0 +1,20 @@
+import type { SyncBackend } from "./backend";
+import { ComposedBackend } from "./compose-backend";
+
+/** A backend's single-call `pread` and `pwrite`, as {@link oneShotTransfers} hands them out. */
+export type OneShotTransfers = Pick<SyncBackend, "pread" | "pwrite">;
+
+/**
+ * The `pread` and `pwrite` underneath one of this package's backends: one system call each, without the
+ * backend's argument checks and without its EINTR retry (`-EINTR` comes back as an answer). `undefined`
+ * for any other backend, a wrapper of ours included, whose own methods are then the way in.
+ *
+ * For a file object that passes only arguments it owns (its open descriptor, a view of its own buffer,
+ * its pointer) and treats every answer but the full length as its slow path: unbuffered, it would pay
+ * the checks on every primitive for nothing. Memory stays safe without them: a range outside `buffer`
+ * throws before native code runs. Faults injected by `@rafkit/syscall-state/testing` reach these calls.
+ */
+export function oneShotTransfers(backend: SyncBackend): OneShotTransfers | undefined {
+  const p = ComposedBackend.transfersOf(backend);
+  return p === undefined ? undefined : { pread: p.pread, pwrite: p.pwrite };
+}
