@@ -6,7 +6,7 @@ import { AsyncDriver, DONE } from "./async/driver";
 import { AsyncLocking } from "./async/locking";
 import { AsyncRandomAccessFilePrimitives, attachPrimitives } from "./async/primitive-methods";
 import { ClosedError, checkFromIndexSize } from "./errors";
-import { guard, unguard } from "./leak-guard";
+import { type Guard, guard, unguard } from "./leak-guard";
 import { type AsyncFileLock, HeldLocks, type LockOptions } from "./locks";
 import { latin1Of, openWindow, planOpen, rejectDirectoryAsync } from "./open-file";
 import {
@@ -78,6 +78,8 @@ export class AsyncRandomAccessFile
   readonly #mode: FileMode;
   readonly #latin1: (buf: Uint8Array, from: number, to: number) => string;
   readonly #locks: HeldLocks;
+  /** The leak guard's registration, held only here; given back at close (see `leak-guard.ts`). */
+  #guard: Guard | undefined;
   /** `lock`/`tryLock` and the release of what they took (see `async/locking.ts`). */
   readonly #locking: AsyncLocking;
 
@@ -97,7 +99,7 @@ export class AsyncRandomAccessFile
     this.#latin1 = latin1Of(this.#w);
     this.#locks = new HeldLocks(this.#w);
     this.#locking = new AsyncLocking(this.#d, this.#locks, plan.mode, plan.path);
-    guard(this, this.#w, plan.backend);
+    this.#guard = guard(this.#w, plan.backend);
   }
 
   /**
@@ -329,6 +331,13 @@ export class AsyncRandomAccessFile
 
   // ---- closing ----
 
+  /** Gives the leak guard back, once: a closed instance that stays reachable must not hold another file's guard. */
+  #unguard(): void {
+    const g = this.#guard;
+    this.#guard = undefined;
+    if (g !== undefined) unguard(g);
+  }
+
   close(): Promise<void> {
     // Cancel a lock() still waiting for another holder: the close queued behind it could never run.
     this.#d.closing();
@@ -337,7 +346,7 @@ export class AsyncRandomAccessFile
       this.#d.drive(
         close(w, () => {
           this.#locks.closed();
-          unguard(w);
+          this.#unguard();
           w.release();
         }),
         false,

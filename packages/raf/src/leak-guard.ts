@@ -3,20 +3,38 @@ import type { SyncBackend } from "@rafkit/syscall-state";
 import { forgetHolder } from "./thread-locks";
 import type { Window } from "./window/window";
 
-/** What the guard needs to clean up after an instance: never the instance itself, or it could not be collected. */
+/**
+ * What the guard needs to clean up after an instance: never the instance itself, or it could not be
+ * collected. Both are cleared when the instance closes, and set again when a guard is reused.
+ */
 interface Held {
-  readonly window: Window;
-  readonly backend: SyncBackend;
+  window: Window | undefined;
+  backend: SyncBackend | undefined;
+}
+
+/**
+ * One registration with the registry, reused from file to file: an instance holds its guard, the guard
+ * holds the registered token, so the token is collected exactly when an open instance is. Registering
+ * and unregistering every file cost more than the file's own JavaScript where system calls are dear
+ * (BENCHMARKS.md, "The leak guard"). Internal.
+ */
+export interface Guard {
+  readonly token: object;
+  readonly held: Held;
 }
 
 /**
  * Closes the descriptor of a file instance that became unreachable without `close()`, with a process
  * warning, as Node does for a `FileHandle`. Its unflushed writes are **discarded**, and the warning
  * says how many bytes: writing them this late could replay old data over newer data that another
- * writer has put there since (the JDK, unbuffered, wrote them when they were made).
+ * writer has put there since (the JDK, unbuffered, wrote them when they were made). A guard dropped
+ * while free (the pool was full) holds no window: nothing to do.
  */
 const registry = new FinalizationRegistry<Held>((held) => {
   const { window, backend } = held;
+  if (window === undefined || backend === undefined) return;
+  held.window = undefined;
+  held.backend = undefined;
   open.delete(window);
   if (window.closed) return;
   forgetHolder(window);
@@ -30,6 +48,10 @@ const registry = new FinalizationRegistry<Held>((held) => {
   );
 });
 
+/** Guards of closed files, ready for the next open; a guard beyond these is dropped (its token collected). */
+const free: Guard[] = [];
+const MAX_FREE_GUARDS = 64;
+
 /**
  * The open instances of a worker thread. When the process ends the OS closes every descriptor, but a worker
  * that ends leaves its descriptors, and the locks on them, to the process: its `exit` closes them (without
@@ -40,7 +62,7 @@ let exitHooked = false;
 
 function closeOpen(): void {
   for (const { window, backend } of open.values()) {
-    if (window.closed) continue;
+    if (window === undefined || backend === undefined || window.closed) continue;
     window.markClosed();
     forgetHolder(window);
     backend.close(window.fd);
@@ -49,24 +71,37 @@ function closeOpen(): void {
 }
 
 /**
- * Watches `owner`: if it is collected while `window` is open, closes the descriptor (without writing).
- * Nothing happens at process exit: unflushed writes of files never closed are lost, as a Java
- * `BufferedOutputStream` never flushed loses them, and for the same reason as at collection. At a
- * worker's exit, its descriptors are closed the same way.
+ * Watches an instance's `window`: the instance keeps the returned guard (and nothing else may), and if it
+ * is collected while `window` is open, the descriptor is closed (without writing). Nothing happens at
+ * process exit: unflushed writes of files never closed are lost, as a Java `BufferedOutputStream` never
+ * flushed loses them, and for the same reason as at collection. At a worker's exit, its descriptors are
+ * closed the same way.
  */
-export function guard(owner: object, window: Window, backend: SyncBackend): void {
-  const held = { window, backend };
-  registry.register(owner, held, window);
-  if (isMainThread) return;
-  open.set(window, held);
-  if (!exitHooked) {
-    exitHooked = true;
-    process.once("exit", closeOpen);
+export function guard(window: Window, backend: SyncBackend): Guard {
+  let g = free.pop();
+  if (g === undefined) {
+    const held: Held = { window: undefined, backend: undefined };
+    const token = {};
+    registry.register(token, held);
+    g = { token, held };
   }
+  g.held.window = window;
+  g.held.backend = backend;
+  if (!isMainThread) {
+    open.set(window, g.held);
+    if (!exitHooked) {
+      exitHooked = true;
+      process.once("exit", closeOpen);
+    }
+  }
+  return g;
 }
 
-/** Stops watching (after an explicit close). */
-export function unguard(window: Window): void {
-  registry.unregister(window);
-  open.delete(window);
+/** Stops watching (after an explicit close); the instance must drop `g`, which the next open may take. */
+export function unguard(g: Guard): void {
+  const window = g.held.window;
+  if (window !== undefined) open.delete(window);
+  g.held.window = undefined;
+  g.held.backend = undefined;
+  if (free.length < MAX_FREE_GUARDS) free.push(g);
 }

@@ -3,7 +3,7 @@ import type { ByteOrder } from "@rafkit/bits";
 import { type FileMode, type SyncBackend, systemCallError } from "@rafkit/syscall-state";
 import type { RandomAccessFileApi } from "./api";
 import { checkFromIndexSize, EOFError } from "./errors";
-import { guard, unguard } from "./leak-guard";
+import { type Guard, guard, unguard } from "./leak-guard";
 import { FileLock, HeldLocks, type LockOptions, lockGranted, lockRequest, planLock } from "./locks";
 import { latin1Of, openWindow, planOpen, rejectDirectory } from "./open-file";
 import {
@@ -72,6 +72,8 @@ export class RandomAccessFile
   readonly #mode: FileMode;
   readonly #latin1: (buf: Uint8Array, from: number, to: number) => string;
   readonly #locks: HeldLocks;
+  /** The leak guard's registration, held only here; given back at close (see `leak-guard.ts`). */
+  #guard: Guard | undefined;
 
   /**
    * Opens `path` in `mode`: `"r"` (read only), `"rw"` (read/write, created if missing), `"rws"`
@@ -96,7 +98,7 @@ export class RandomAccessFile
     attachPrimitives(this, this.#w, this.#io);
     this.#latin1 = latin1Of(this.#w);
     this.#locks = new HeldLocks(this.#w);
-    guard(this, this.#w, backend);
+    this.#guard = guard(this.#w, backend);
   }
 
   get path(): string {
@@ -339,6 +341,13 @@ export class RandomAccessFile
     return createRangeWriteStream(this, options);
   }
 
+  /** Gives the leak guard back, once: a closed instance that stays reachable must not hold another file's guard. */
+  #unguard(): void {
+    const g = this.#guard;
+    this.#guard = undefined;
+    if (g !== undefined) unguard(g);
+  }
+
   close(): void {
     const w = this.#w;
     // Called by user code in the middle of another operation (a typed array subclass's getter), which may
@@ -347,7 +356,7 @@ export class RandomAccessFile
     this.#io.run(
       close(w, () => {
         this.#locks.closed();
-        unguard(w);
+        this.#unguard();
         if (!nested) w.release();
       }),
     );

@@ -66,11 +66,12 @@ describe.skipIf(!existsSync(dist))(
         warnings: { name: string; code: string; message: string }[];
         contents: number[][];
         staleAfterGc: string;
+        reused: { during: number; after: number; keptClosed: boolean };
       };
       expect(out.during).toBe(out.before + 20);
       expect(out.after).toBe(out.before);
       const ours = out.warnings.filter((w) => w.code === "RAFKIT_UNCLOSED_FILE");
-      expect(ours.length).toBe(21);
+      expect(ours.length).toBe(22);
       const leaks = ours.filter((w) => /leak-\d+\.bin/.test(w.message));
       expect(leaks.length).toBe(20);
       for (const w of leaks) {
@@ -82,6 +83,9 @@ describe.skipIf(!existsSync(dist))(
       expect(out.contents).toEqual(Array.from({ length: 20 }, () => []));
       // The dropped instance's old bytes did not replace the newer ones.
       expect(out.staleAfterGc).toBe("BBBB");
+      // A file opened on the guard a closed, still reachable instance gave back is collected all the same.
+      expect(out.reused).toEqual({ during: 1, after: 0, keptClosed: true });
+      expect(ours.filter((w) => /reused\.bin'.*4 unflushed bytes/.test(w.message)).length).toBe(1);
     });
 
     test("a normal exit writes nothing for files never closed (no stale replay)", () => {
