@@ -100,6 +100,7 @@ export class AsyncRandomAccessFile
     this.#locks = new HeldLocks(this.#w);
     this.#locking = new AsyncLocking(this.#d, this.#locks, plan.mode, plan.path);
     this.#guard = guard(this.#w, plan.backend);
+    this.#d.keepAlive = this.#guard;
   }
 
   /**
@@ -335,6 +336,7 @@ export class AsyncRandomAccessFile
   #unguard(): void {
     const g = this.#guard;
     this.#guard = undefined;
+    this.#d.keepAlive = undefined;
     if (g !== undefined) unguard(g);
   }
 

@@ -88,6 +88,30 @@ describe.skipIf(!existsSync(dist))(
       expect(ours.filter((w) => /reused\.bin'.*4 unflushed bytes/.test(w.message)).length).toBe(1);
     });
 
+    test.each(["node", "native"])(
+      "an async file is not collected under its own read in flight (%s backend)",
+      (kind) => {
+        const dir = tmp(`in-flight-${kind}`);
+        mkdirSync(dir);
+        const script = fileURLToPath(new URL("./fixtures/gc-in-flight.mjs", import.meta.url));
+        const syscallState = fileURLToPath(import.meta.resolve("@rafkit/syscall-state"));
+        const r = spawnSync(
+          process.execPath,
+          ["--expose-gc", script, dist, syscallState, dir, kind],
+          {
+            encoding: "utf8",
+          },
+        );
+        expect(r.status, r.stderr).toBe(0);
+        // "MINE", not the other file's "VICT"; the guard closed the file once the read was done and it was dropped.
+        expect(JSON.parse(r.stdout)).toEqual({
+          warningsWhileInFlight: 0,
+          read: "4d494e45",
+          warningsAfter: ["RAFKIT_UNCLOSED_FILE"],
+        });
+      },
+    );
+
     test("a normal exit writes nothing for files never closed (no stale replay)", () => {
       const file = tmp("exit.bin");
       const script = fileURLToPath(new URL("./fixtures/exit-unclosed.mjs", import.meta.url));

@@ -197,15 +197,20 @@ export class ComposedBackend implements Backend {
 
   /**
    * The primitives under `backend` when it is a composed backend whose `pread` and `pwrite` are this class's
-   * own: not a wrapper (a spread copy, a `Proxy`, a subclass or an own property overriding either), whose
-   * version of the calls must run instead.
+   * own: not a wrapper (a spread copy, a `Proxy`, a subclass, an own property or a patched prototype
+   * overriding either), whose version of the calls must run instead.
    */
-  static transfersOf(backend: object): Primitives | undefined {
-    if (!(#p in backend)) return undefined;
+  static transfersOf(backend: unknown): Primitives | undefined {
+    if (typeof backend !== "object" || backend === null || !(#p in backend)) return undefined;
     const b = backend as ComposedBackend;
-    const own = ComposedBackend.prototype;
-    return b.pread === own.pread && b.pwrite === own.pwrite ? b.#p : undefined;
+    return b.pread === ComposedBackend.#pread && b.pwrite === ComposedBackend.#pwrite
+      ? b.#p
+      : undefined;
   }
+
+  /** The class's own transfers as defined: a patch of the prototype counts as a wrapper too. */
+  static readonly #pread = ComposedBackend.prototype.pread;
+  static readonly #pwrite = ComposedBackend.prototype.pwrite;
 
   open(path: string, mode: FileMode): number {
     checkPath(path);

@@ -86,5 +86,17 @@ describe.each(backends)("oneShotTransfers over the %s backend", (_name, make) =>
       patched,
     ];
     for (const wrapper of wrappers) expect(oneShotTransfers(wrapper)).toBeUndefined();
+    const original = ComposedBackend.prototype.pwrite;
+    ComposedBackend.prototype.pwrite = function (...args) {
+      return original.apply(this, args);
+    };
+    try {
+      expect(oneShotTransfers(backend)).toBeUndefined();
+    } finally {
+      ComposedBackend.prototype.pwrite = original;
+    }
+    expect(oneShotTransfers(backend)).toBeDefined();
+    for (const other of [null, undefined, 3, "native"])
+      expect(oneShotTransfers(other as unknown as Backend)).toBeUndefined();
   });
 });

@@ -35,6 +35,12 @@ export class AsyncDriver {
   #waiting: AbortController | undefined;
   /** `close()` has been called (it may still be queued). */
   #closing = false;
+  /**
+   * The instance's leak guard while it is open. An operation in flight holds this driver (its awaited
+   * system call's continuation does), and through it the guard: an instance only a pending promise still
+   * refers to is not closed under its own operation at garbage collection (its descriptor then reused).
+   */
+  keepAlive: object | undefined;
 
   constructor(w: Window, backend: Backend, order: ByteOrder) {
     this.w = w;
