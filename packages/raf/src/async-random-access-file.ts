@@ -332,14 +332,6 @@ export class AsyncRandomAccessFile
 
   // ---- closing ----
 
-  /** Gives the leak guard back, once: a closed instance that stays reachable must not hold another file's guard. */
-  #unguard(): void {
-    const g = this.#guard;
-    this.#guard = undefined;
-    this.#d.keepAlive = undefined;
-    if (g !== undefined) unguard(g);
-  }
-
   close(): Promise<void> {
     // Cancel a lock() still waiting for another holder: the close queued behind it could never run.
     this.#d.closing();
@@ -348,7 +340,9 @@ export class AsyncRandomAccessFile
       this.#d.drive(
         close(w, () => {
           this.#locks.closed();
-          this.#unguard();
+          unguard(this.#guard);
+          this.#guard = undefined;
+          this.#d.keepAlive = undefined;
           w.release();
         }),
         false,

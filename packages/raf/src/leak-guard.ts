@@ -97,8 +97,12 @@ export function guard(window: Window, backend: SyncBackend): Guard {
   return g;
 }
 
-/** Stops watching (after an explicit close); the instance must drop `g`, which the next open may take. */
-export function unguard(g: Guard): void {
+/**
+ * Stops watching (after an explicit close): the instance must drop `g` (a closed instance still reachable
+ * must not hold the guard the next open takes). Nothing for `undefined` (already given back).
+ */
+export function unguard(g: Guard | undefined): void {
+  if (g === undefined) return;
   const window = g.held.window;
   if (window !== undefined) open.delete(window);
   g.held.window = undefined;

@@ -341,13 +341,6 @@ export class RandomAccessFile
     return createRangeWriteStream(this, options);
   }
 
-  /** Gives the leak guard back, once: a closed instance that stays reachable must not hold another file's guard. */
-  #unguard(): void {
-    const g = this.#guard;
-    this.#guard = undefined;
-    if (g !== undefined) unguard(g);
-  }
-
   close(): void {
     const w = this.#w;
     // Called by user code in the middle of another operation (a typed array subclass's getter), which may
@@ -356,7 +349,8 @@ export class RandomAccessFile
     this.#io.run(
       close(w, () => {
         this.#locks.closed();
-        this.#unguard();
+        unguard(this.#guard);
+        this.#guard = undefined;
         if (!nested) w.release();
       }),
     );
