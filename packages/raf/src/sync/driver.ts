@@ -141,10 +141,8 @@ export class SyncDriver {
    * ran out of line in a process that also reads unbuffered (BENCHMARKS.md, "Code choices").
    */
   #preadScratch(scratch: Uint8Array, n: number): number {
-    const p = this.w.rawPointer;
-    // Past the safe integers the backend's own checks answer (positions there are not exact).
-    const io = p + n <= Number.MAX_SAFE_INTEGER ? this.#scratchIo : this.backend;
-    return io.pread(this.w.fd, scratch, 0, n, p);
+    // `scratch` (Window.scratch) ends at or before MAX_POSITION: the position needs no check.
+    return this.#scratchIo.pread(this.w.fd, scratch, 0, n, this.w.rawPointer);
   }
 
   /** Slow path of a primitive write (`room`): the index in the window where `n` bytes go (then {@link Window.commit}). */
@@ -242,9 +240,7 @@ export class SyncDriver {
 
   /** `pwrite` of `n` bytes at the pointer from `scratch` (see {@link #preadScratch} for why a method of its own). */
   #pwriteScratch(scratch: Uint8Array, n: number): number {
-    const p = this.w.rawPointer;
-    const io = p + n <= Number.MAX_SAFE_INTEGER ? this.#scratchIo : this.backend;
-    return io.pwrite(this.w.fd, scratch, 0, n, p);
+    return this.#scratchIo.pwrite(this.w.fd, scratch, 0, n, this.w.rawPointer);
   }
 
   /** Runs `op` at `position` (positional I/O): the file pointer does not move. */

@@ -1,6 +1,6 @@
 import { EOFError } from "../errors";
 import { ask, DIRECT_READ, EOF, FILL, READY, requestFlush, type Step } from "./request";
-import type { Window } from "./window";
+import { MAX_POSITION, type Window } from "./window";
 
 // The read planners: the slow paths of reads, as functions of the window (its hot path,
 // `Window.takeRead`, is a method). Each answers READY, EOF, or IO with the one system call to make.
@@ -33,7 +33,7 @@ export function planRead(w: Window, n: number): Step {
     w.valid = 0;
   }
   // Extend the window: the file is authoritative beyond `valid`, so no flush is needed.
-  return ask(w, FILL, false, w.buf, w.valid, lim - w.valid, w.start + w.valid);
+  return ask(w, FILL, false, w.buf, w.valid, fillLength(w, lim), w.start + w.valid);
 }
 
 /**
@@ -81,11 +81,11 @@ export function planReadBytes(
     if (some && w.progress.transferred > 0) {
       // The window's part is copied (the pointer is at its end, so no dirty byte lies ahead): one
       // direct read for the rest, as the JDK's single read(2) asks the OS for all `len` bytes.
-      return ask(w, DIRECT_READ, false, dst, off + w.progress.transferred, rem, w.rawPointer);
+      return directRead(w, dst, off, rem);
     }
     if (rem >= w.capacity) {
       if (w.dirty) return requestFlush(w);
-      return ask(w, DIRECT_READ, false, dst, off + w.progress.transferred, rem, w.rawPointer);
+      return directRead(w, dst, off, rem);
     }
     // The fill extends the window's file part up to its capacity: when that would end before the
     // `rem` bytes do, the window moves to the pointer first, so one fill asks for all of them (a
@@ -95,8 +95,19 @@ export function planReadBytes(
       w.start = w.rawPointer;
       w.valid = 0;
     }
-    return ask(w, FILL, false, w.buf, w.valid, w.capacity - w.valid, w.start + w.valid);
+    return ask(w, FILL, false, w.buf, w.valid, fillLength(w, w.capacity), w.start + w.valid);
   }
+}
+
+/** How many bytes a fill extending the window up to `buf[lim]` asks for: none past {@link MAX_POSITION} (an empty read there is end of file). */
+function fillLength(w: Window, lim: number): number {
+  return Math.min(lim - w.valid, MAX_POSITION - (w.start + w.valid));
+}
+
+/** Asks for a read of up to `rem` bytes at the pointer straight into `dst`, none past {@link MAX_POSITION}. */
+function directRead(w: Window, dst: Uint8Array, off: number, rem: number): Step {
+  const n = Math.min(rem, MAX_POSITION - w.rawPointer);
+  return ask(w, DIRECT_READ, false, dst, off + w.progress.transferred, n, w.rawPointer);
 }
 
 /**

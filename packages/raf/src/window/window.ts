@@ -5,6 +5,15 @@ import { giveBuffer, takeBuffer } from "./buffer-pool";
 import { CALL, OperationProgress, PendingRequest } from "./request";
 
 const EBADF = errnoOf("EBADF");
+const EFBIG = errnoOf("EFBIG");
+
+/**
+ * The end of what a file holds for rafkit: positions past `Number.MAX_SAFE_INTEGER` are not exact numbers,
+ * so no transfer goes past it (a file system's largest file size, as Linux's `s_maxbytes`: reads stop
+ * there as at end of file, and a write that would pass it fails with `EFBIG` before any byte is written).
+ * The pointer is therefore always exact, and every position a system call is given is safe.
+ */
+export const MAX_POSITION = Number.MAX_SAFE_INTEGER;
 
 /** Bytes of the window's `DataView` past its buffer (the widest primitive). */
 const VIEW_SLACK = 8;
@@ -134,7 +143,9 @@ export class Window {
    * `pread` at the pointer, the one a `planRead(w, n)` would ask for; otherwise `undefined`.
    */
   scratch(n: number): Uint8Array | undefined {
-    return this.valid === 0 && !this.closed ? this.exactViews?.[n] : undefined;
+    return this.valid === 0 && !this.closed && this.rawPointer + n <= MAX_POSITION
+      ? this.exactViews?.[n]
+      : undefined;
   }
 
   /**
@@ -242,6 +253,12 @@ export class Window {
     this.progress.writeStart = this.rawPointer;
   }
 
+  /** Throws `EFBIG` when `n` bytes at `position` would end past {@link MAX_POSITION} (checked before anything is written). */
+  checkWriteEnd(position: number, n: number): void {
+    // Exact up to MAX_POSITION; a sum past it rounds to at least 2**53, so the test stays right.
+    if (position + n > MAX_POSITION) throw systemCallError(-EFBIG, "write", this.path);
+  }
+
   /**
    * Hot path: the index in `buf` of `n` readable bytes at the read cursor, advancing it; -1 to take the
    * slow path (always when no read cursor is attached: during a write run, unbuffered, closed).
@@ -269,7 +286,13 @@ export class Window {
   writeIndex(n: number): number {
     this.settle();
     const i = this.rawPointer - this.start;
-    return i >= 0 && i <= this.valid && i + n <= this.limit && this.joins(i, i + n) ? i : -1;
+    return i >= 0 &&
+      i <= this.valid &&
+      i + n <= this.limit &&
+      this.rawPointer + n <= MAX_POSITION &&
+      this.joins(i, i + n)
+      ? i
+      : -1;
   }
 
   /**
@@ -286,11 +309,11 @@ export class Window {
     return this.writeThrough;
   }
 
-  /** Opens a write run at `buf[from]`, the pointer's index (settled, `from <= valid`). */
+  /** Opens a write run at `buf[from]`, the pointer's index (settled, `from <= valid`). It never reaches past {@link MAX_POSITION}. */
   private openRun(from: number): void {
     this.runFrom = from;
     this.cursor = from;
-    this.runEnd = this.limit;
+    this.runEnd = Math.min(this.limit, MAX_POSITION - this.start);
   }
 
   /**
@@ -385,6 +408,8 @@ export class Window {
   bypasses(pos: number, len: number): boolean {
     this.settle();
     if (this.closed || len === 0 || len < this.capacity || this.dirty) return false;
+    // Near MAX_POSITION the planners cap the transfer (reads) or refuse it (writes).
+    if (pos + len > MAX_POSITION) return false;
     return this.valid === 0 || pos + len <= this.start || pos >= this.start + this.valid;
   }
 
@@ -405,6 +430,7 @@ export class Window {
       i <= this.valid &&
       i + n <= this.limit &&
       Number.isSafeInteger(position) &&
+      position + n <= MAX_POSITION &&
       this.joins(i, i + n)
       ? i
       : -1;

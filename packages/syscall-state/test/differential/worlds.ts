@@ -7,15 +7,15 @@ import {
   mkdtempSync,
   openSync,
   readSync,
-  rmSync,
   statSync,
   writeFileSync,
 } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterAll } from "vitest";
+import { onTestFinished } from "vitest";
 import type { Backend } from "../../src/backend";
 import { errnoName } from "../../src/errno";
-import { neg, tempDir } from "../helpers";
+import { neg, removeTemp } from "../helpers";
 import { BUFFER_SIZE, type Op, type Target } from "./ops";
 
 /** Beyond any fd table: what a slot holds once closed. */
@@ -50,17 +50,15 @@ function place(root: string): Place {
 // os.tmpdir() (ext4 here: files stop at 16 TiB, EFBIG beyond) and, where there is one, a tmpfs (files up
 // to 8 EiB: sizes and positions past 2**53 become reachable).
 /** The places the twin files go, by name: each a function that makes a fresh one. */
-export const places: [string, () => Place][] = [["tmpdir", () => place(tempDir("differential"))]];
-if (existsSync("/dev/shm") && statSync("/dev/shm").isDirectory()) {
-  places.push([
-    "/dev/shm",
-    () => {
-      const root = mkdtempSync(join("/dev/shm", "rafkit-ss-differential-"));
-      afterAll(() => rmSync(root, { recursive: true, force: true }));
-      return place(root);
-    },
-  ]);
-}
+// Made inside the running test, so removed when it finishes (an afterAll registered there never runs).
+const fresh = (parent: string) => (): Place => {
+  const root = mkdtempSync(join(parent, "rafkit-ss-differential-"));
+  onTestFinished(() => removeTemp(root));
+  return place(root);
+};
+export const places: [string, () => Place][] = [["tmpdir", fresh(tmpdir())]];
+if (existsSync("/dev/shm") && statSync("/dev/shm").isDirectory())
+  places.push(["/dev/shm", fresh("/dev/shm")]);
 /** Whether this platform can make the FIFO the test opens. */
 export const canFifo = process.platform === "linux" || process.platform === "darwin";
 
