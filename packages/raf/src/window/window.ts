@@ -253,10 +253,10 @@ export class Window {
     this.progress.writeStart = this.rawPointer;
   }
 
-  /** Throws `EFBIG` when `n` bytes at `position` would end past {@link MAX_POSITION} (checked before anything is written). */
-  checkWriteEnd(position: number, n: number): void {
+  /** Throws `EFBIG` when `n` bytes at the pointer (settled) would end past {@link MAX_POSITION}: before anything is written. */
+  checkWriteEnd(n: number): void {
     // Exact up to MAX_POSITION; a sum past it rounds to at least 2**53, so the test stays right.
-    if (position + n > MAX_POSITION) throw systemCallError(-EFBIG, "write", this.path);
+    if (this.rawPointer + n > MAX_POSITION) throw systemCallError(-EFBIG, "write", this.path);
   }
 
   /**

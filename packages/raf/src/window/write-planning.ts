@@ -8,7 +8,7 @@ import type { Window } from "./window";
 /** Plans room for `n` bytes at the pointer; READY when `buf[progress.readyIndex]` may take them (then write and {@link Window.commit}). */
 export function planRoom(w: Window, n: number): Step {
   w.settle();
-  w.checkWriteEnd(w.rawPointer, n);
+  w.checkWriteEnd(n);
   const i = w.rawPointer - w.start;
   const lim = Math.max(n, w.capacity);
   if (i >= 0 && i <= w.valid && i + n <= lim) {
@@ -34,7 +34,7 @@ export function planFlush(w: Window): Step {
 export function planWriteBytes(w: Window, src: Uint8Array, off: number, len: number): Step {
   w.settle();
   // The pointer has moved over what was transferred: the same test on every call, so the first one decides.
-  w.checkWriteEnd(w.rawPointer, len - w.progress.transferred);
+  w.checkWriteEnd(len - w.progress.transferred);
   for (;;) {
     const rem = len - w.progress.transferred;
     if (rem === 0) return READY;
