@@ -150,16 +150,16 @@ const syncWriteArray = (
   }`;
 
 const sync = `${HEADER}import type { RandomAccessFileApi } from "../api";
+import { handed } from "../hand-off";
 import { toPosition } from "../position";
 ${imports(ALL, "../primitives")}
 import type { Window } from "../window/window";
 import type { SyncDriver } from "./driver";
 
-let attach: (f: RandomAccessFilePrimitives, w: Window, io: SyncDriver) => void;
-
-/** @internal Hands a new \`RandomAccessFile\` its window and driver, once, from its constructor. */
-export function attachPrimitives(f: RandomAccessFilePrimitives, w: Window, io: SyncDriver): void {
-  attach(f, w, io);
+/** @internal What a \`RandomAccessFile\`'s constructor hands its fields (\`handOff\`, before \`super()\`). */
+export interface RandomAccessFileParts {
+  readonly w: Window;
+  readonly io: SyncDriver;
 }
 
 /** \`RandomAccessFile\`'s primitive and bulk reads and writes, one method each, from one table. */
@@ -168,18 +168,11 @@ export abstract class RandomAccessFilePrimitives
 {
   // Each method writes out the window's hot path (its cursor against one bound, as \`takeRead\` and
   // \`runIndex\` do, without their -1 to test) and one codec call, so V8 compiles it into the caller;
-  // the slow path is the driver's. The window and the driver come
-  // from \`attachPrimitives\`, not a constructor parameter: neither shows on the instance or in
-  // the d.ts.
-  #w!: Window;
-  #io!: SyncDriver;
-
-  static {
-    attach = (f, w, io) => {
-      f.#w = w;
-      f.#io = io;
-    };
-  }
+  // the slow path is the driver's. The window and the driver are handed off by the constructor
+  // (\`hand-off.ts\`), not passed as parameters: neither shows on the instance or in the d.ts, and each
+  // field's first value is its lasting one.
+  readonly #w: Window = handed<RandomAccessFileParts>().w;
+  readonly #io: SyncDriver = handed<RandomAccessFileParts>().io;
 
 ${methods(PRIMITIVES, syncRead)}
 
@@ -271,30 +264,25 @@ const asyncWriteArray = (
   }`;
 
 const async = `${HEADER}import type { RandomAccessFileApi } from "../api";
+import { handed } from "../hand-off";
 ${imports(ALL, "../primitives")}
+import type { Window } from "../window/window";
 import type { AsyncDriver } from "./driver";
 
-let attach: (f: AsyncRandomAccessFilePrimitives, d: AsyncDriver) => void;
-
-/** @internal Hands a new \`AsyncRandomAccessFile\` its driver, once, from its constructor. */
-export function attachPrimitives(f: AsyncRandomAccessFilePrimitives, d: AsyncDriver): void {
-  attach(f, d);
+/** @internal What an \`AsyncRandomAccessFile\`'s constructor hands its fields (\`handOff\`, before \`super()\`). */
+export interface AsyncRandomAccessFileParts {
+  readonly w: Window;
+  readonly d: AsyncDriver;
 }
 
 /** The primitive and bulk reads and writes of \`AsyncRandomAccessFile\`, made from one table. */
 export abstract class AsyncRandomAccessFilePrimitives
   implements Pick<RandomAccessFileApi<"async">, PrimitiveMethodName>
 {
-  // Each method runs its driver's hot path (\`get\`, \`put\`, \`getAt\`, \`putAt\`). The driver comes
-  // from \`attachPrimitives\`, not a constructor parameter: it shows neither on the instance nor in
-  // the d.ts.
-  #d!: AsyncDriver;
-
-  static {
-    attach = (f, d) => {
-      f.#d = d;
-    };
-  }
+  // Each method runs its driver's hot path (\`get\`, \`put\`, \`getAt\`, \`putAt\`). The driver is
+  // handed off by the constructor (\`hand-off.ts\`), not passed as a parameter: it shows neither on the
+  // instance nor in the d.ts, and the field's first value is its lasting one.
+  readonly #d: AsyncDriver = handed<AsyncRandomAccessFileParts>().d;
 
 ${methods(PRIMITIVES, asyncRead)}
 

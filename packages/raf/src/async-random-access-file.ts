@@ -4,8 +4,12 @@ import { type Backend, type FileMode, systemCallError } from "@rafkit/syscall-st
 import type { RandomAccessFileApi } from "./api";
 import { AsyncDriver, DONE } from "./async/driver";
 import { AsyncLocking } from "./async/locking";
-import { AsyncRandomAccessFilePrimitives, attachPrimitives } from "./async/primitive-methods";
+import {
+  type AsyncRandomAccessFileParts,
+  AsyncRandomAccessFilePrimitives,
+} from "./async/primitive-methods";
 import { ClosedError, checkFromIndexSize } from "./errors";
+import { endHandOff, handed, handOff } from "./hand-off";
 import { type Guard, guard, unguard } from "./leak-guard";
 import { type AsyncFileLock, HeldLocks, type LockOptions } from "./locks";
 import { latin1Of, openWindow, planOpen, rejectDirectoryAsync } from "./open-file";
@@ -69,9 +73,9 @@ export class AsyncRandomAccessFile
   extends AsyncRandomAccessFilePrimitives
   implements RandomAccessFileApi<"async">
 {
-  readonly #w: Window;
+  readonly #w: Window = handed<AsyncRandomAccessFileParts>().w;
   /** The queue, the system calls, and the primitives' hot paths (see `async/driver.ts`). */
-  readonly #d: AsyncDriver;
+  readonly #d: AsyncDriver = handed<AsyncRandomAccessFileParts>().d;
   readonly #backend: Backend;
   readonly #order: ByteOrder;
   readonly #path: string;
@@ -85,17 +89,17 @@ export class AsyncRandomAccessFile
 
   /** @internal Use {@link AsyncRandomAccessFile.open}. */
   constructor(token: symbol, plan: ReturnType<typeof planOpen>, fd: number) {
-    super();
     if (token !== OPENING)
       throw new TypeError("Use AsyncRandomAccessFile.open(path, mode, options)");
+    const w = openWindow(plan, fd);
+    // The window and the driver, for this class's fields and the primitive methods' (`hand-off.ts`).
+    handOff<AsyncRandomAccessFileParts>({ w, d: new AsyncDriver(w, plan.backend, plan.order) });
+    super();
+    endHandOff();
     this.#backend = plan.backend;
     this.#order = plan.order;
     this.#path = plan.path;
     this.#mode = plan.mode;
-    this.#w = openWindow(plan, fd);
-    this.#d = new AsyncDriver(this.#w, plan.backend, plan.order);
-    // The primitive methods (generated: `async/primitive-methods.ts`) get the same driver.
-    attachPrimitives(this, this.#d);
     this.#latin1 = latin1Of(this.#w);
     this.#locks = new HeldLocks(this.#w);
     this.#locking = new AsyncLocking(this.#d, this.#locks, plan.mode, plan.path);

@@ -3,6 +3,7 @@ import type { ByteOrder } from "@rafkit/bits";
 import { type FileMode, type SyncBackend, systemCallError } from "@rafkit/syscall-state";
 import type { RandomAccessFileApi } from "./api";
 import { checkFromIndexSize, EOFError } from "./errors";
+import { endHandOff, handed, handOff } from "./hand-off";
 import { type Guard, guard, unguard } from "./leak-guard";
 import { FileLock, HeldLocks, type LockOptions, lockGranted, lockRequest, planLock } from "./locks";
 import { latin1Of, openWindow, planOpen, rejectDirectory } from "./open-file";
@@ -33,7 +34,7 @@ import {
   type WriteStreamOptions,
 } from "./streams";
 import { SyncDriver } from "./sync/driver";
-import { attachPrimitives, RandomAccessFilePrimitives } from "./sync/primitive-methods";
+import { type RandomAccessFileParts, RandomAccessFilePrimitives } from "./sync/primitive-methods";
 import type { Window } from "./window/window";
 
 /**
@@ -63,9 +64,9 @@ export class RandomAccessFile
   extends RandomAccessFilePrimitives
   implements RandomAccessFileApi<"sync">
 {
-  readonly #w: Window;
+  readonly #w: Window = handed<RandomAccessFileParts>().w;
   /** Makes the system calls, and runs the slow paths (see `sync/driver.ts`). */
-  readonly #io: SyncDriver;
+  readonly #io: SyncDriver = handed<RandomAccessFileParts>().io;
   readonly #backend: SyncBackend;
   readonly #order: ByteOrder;
   readonly #path: string;
@@ -82,20 +83,20 @@ export class RandomAccessFile
    * error of `open` when the OS refuses.
    */
   constructor(path: string | URL, mode: FileMode, options: RandomAccessFileOptions = {}) {
-    super();
     const plan = planOpen(path, mode, options);
     const backend = plan.backend;
+    const fd = backend.open(plan.path, plan.mode);
+    if (fd < 0) throw systemCallError(fd, "open", plan.path);
+    const w = openWindow(plan, fd);
+    if (plan.mode === "r") rejectDirectory(backend, w);
+    // The window and the driver, for this class's fields and the primitive methods' (`hand-off.ts`).
+    handOff<RandomAccessFileParts>({ w, io: new SyncDriver(w, backend, plan.order) });
+    super();
+    endHandOff();
     this.#order = plan.order;
     this.#backend = backend;
     this.#path = plan.path;
     this.#mode = plan.mode;
-    const fd = backend.open(plan.path, plan.mode);
-    if (fd < 0) throw systemCallError(fd, "open", plan.path);
-    this.#w = openWindow(plan, fd);
-    if (plan.mode === "r") rejectDirectory(backend, this.#w);
-    this.#io = new SyncDriver(this.#w, backend, plan.order);
-    // The primitive methods (generated: `sync/primitive-methods.ts`) get the same window and driver.
-    attachPrimitives(this, this.#w, this.#io);
     this.#latin1 = latin1Of(this.#w);
     this.#locks = new HeldLocks(this.#w);
     this.#guard = guard(this.#w, backend);
@@ -127,10 +128,6 @@ export class RandomAccessFile
 
   get backendName(): string {
     return this.#backend.name;
-  }
-
-  #checkOpen(): void {
-    this.#w.begin();
   }
 
   // ---- DataInput ----
@@ -257,12 +254,12 @@ export class RandomAccessFile
   // ---- position and length ----
 
   getFilePointer(): number {
-    this.#checkOpen();
+    this.#w.checkOpen();
     return this.#w.pointer;
   }
 
   seek(pos: number | bigint): void {
-    this.#checkOpen();
+    this.#w.checkOpen();
     this.#w.seek(toPosition(pos, "seek offset"));
   }
 
@@ -281,7 +278,7 @@ export class RandomAccessFile
 
   flush(): void {
     // The shared `flush` operation, minus the generator: nothing to allocate on the sync path.
-    this.#w.begin();
+    this.#w.checkOpen();
     this.#io.flushAll();
   }
 
@@ -304,7 +301,7 @@ export class RandomAccessFile
   }
 
   #lock(options: LockOptions, wait: boolean): FileLock | null {
-    this.#checkOpen();
+    this.#w.begin();
     const range = planLock(options, this.#mode, this.#backend);
     this.#locks.check(range);
     // Without waiting first: only a conflict needs the (rarer, costlier) look at this thread's other holders.

@@ -39,6 +39,36 @@ describe.each(["node", "native"] as const)("faults (%s backend)", (kind) => {
     },
   );
 
+  test.each([
+    ["cut short", { call: "pwrite", shortTransfer: 3, times: 1 }],
+    ["interrupted", { call: "pwrite", errno: "EINTR", times: 1 }],
+  ] as const)(
+    "a flush whose one pwrite is %s writes the rest of the range with the calls that follow",
+    (_, rule) => {
+      const p = tmp(`flush-${rule.errno ?? "short"}.bin`);
+      const backend = faultBackend(getBackend(kind));
+      const f = new RandomAccessFile(p, "rw", { backend });
+      f.writeInt(0x01020304);
+      f.writeInt(0x05060708);
+      backend.resetCalls();
+      backend.inject(rule);
+      f.flush();
+      expect(backend.injected).toBe(1);
+      expect(backend.calls.pwrite).toBe(2);
+      expect([...readFileSync(p)]).toEqual([1, 2, 3, 4, 5, 6, 7, 8]);
+      // Clean now: the next flush makes no call, and a rewrite of the same range is one pwrite again.
+      f.flush();
+      expect(backend.calls.pwrite).toBe(2);
+      f.seek(0);
+      f.writeInt(9);
+      f.writeInt(10);
+      f.flush();
+      expect(backend.calls.pwrite).toBe(3);
+      f.close();
+      expect([...readFileSync(p)]).toEqual([0, 0, 0, 9, 0, 0, 0, 10]);
+    },
+  );
+
   test("ENOSPC on flush surfaces, keeps the unflushed data, and a later flush writes it", () => {
     const p = tmp("enospc.bin");
     const backend = faultBackend(getBackend(kind));

@@ -2,7 +2,7 @@ import { describe, expect, test } from "vitest";
 import { complete } from "../src/window/complete";
 import { planRead } from "../src/window/read-planning";
 import { IO } from "../src/window/request";
-import { Window } from "../src/window/window";
+import { CLEAN, Window } from "../src/window/window";
 import { planFlush, planRoom } from "../src/window/write-planning";
 
 describe("Window, unbuffered", () => {
@@ -42,6 +42,54 @@ describe("Window, unbuffered", () => {
     expect(planRead(w, 4)).toBe(IO);
     expect(w.request.buffer).toBe(w.buf);
     expect(w.request.length).toBe(64);
+  });
+});
+
+describe("Window, the dirty range's view", () => {
+  test("dirtyBytes is buf[dirtyFrom, dirtyTo) as a view of its own, the same one while the range is the same", () => {
+    const w = new Window(-1, "x", 64, { readOnly: false, writeThrough: false });
+    const dirty = (from: number, to: number) => {
+      w.buf.fill(from, from, to);
+      w.mark(from, to);
+    };
+    dirty(4, 12);
+    const v = w.dirtyBytes();
+    expect([v.byteOffset, v.length, v.buffer]).toEqual([4, 8, w.buf.buffer]);
+    expect([...v]).toEqual(new Array(8).fill(4));
+    expect(w.dirtyBytes()).toBe(v);
+    w.flushed(8);
+    expect(w.dirty).toBe(false);
+    dirty(4, 12);
+    expect(w.dirtyBytes()).toBe(v);
+    // Another range (the same length elsewhere, or another length at the same place): a new view.
+    w.flushed(8);
+    dirty(0, 8);
+    const u = w.dirtyBytes();
+    expect([u.byteOffset, u.length]).toEqual([0, 8]);
+    w.flushed(8);
+    dirty(0, 9);
+    expect(w.dirtyBytes().length).toBe(9);
+  });
+
+  test("flushed(r) moves the range's start over r bytes, and cleans the window after the last", () => {
+    const w = new Window(-1, "x", 64, { readOnly: false, writeThrough: false });
+    w.mark(2, 10);
+    w.flushed(3);
+    expect([w.dirtyFrom, w.dirtyTo, w.dirty]).toEqual([5, 10, true]);
+    w.flushed(5);
+    expect([w.dirtyFrom, w.dirtyTo, w.dirty]).toEqual([CLEAN, 0, false]);
+  });
+
+  test("a released window keeps no view of the memory it gave back", () => {
+    const w = new Window(-1, "x", 64, { readOnly: false, writeThrough: false });
+    w.mark(0, 8);
+    const v = w.dirtyBytes();
+    w.flushed(8);
+    w.markClosed();
+    w.release();
+    w.mark(0, 8);
+    expect(w.dirtyBytes()).not.toBe(v);
+    expect(w.dirtyBytes().buffer).toBe(w.buf.buffer);
   });
 });
 

@@ -2,6 +2,7 @@
 // Change the table (scripts/primitive-table.mjs) or a template (scripts/generate.mjs), then run
 // `pnpm --filter @rafkit/raf generate`.
 import type { RandomAccessFileApi } from "../api";
+import { handed } from "../hand-off";
 import {
   BOOLEAN,
   BYTE,
@@ -17,29 +18,23 @@ import {
   UNSIGNED_BYTE,
   UNSIGNED_SHORT,
 } from "../primitives";
+import type { Window } from "../window/window";
 import type { AsyncDriver } from "./driver";
 
-let attach: (f: AsyncRandomAccessFilePrimitives, d: AsyncDriver) => void;
-
-/** @internal Hands a new `AsyncRandomAccessFile` its driver, once, from its constructor. */
-export function attachPrimitives(f: AsyncRandomAccessFilePrimitives, d: AsyncDriver): void {
-  attach(f, d);
+/** @internal What an `AsyncRandomAccessFile`'s constructor hands its fields (`handOff`, before `super()`). */
+export interface AsyncRandomAccessFileParts {
+  readonly w: Window;
+  readonly d: AsyncDriver;
 }
 
 /** The primitive and bulk reads and writes of `AsyncRandomAccessFile`, made from one table. */
 export abstract class AsyncRandomAccessFilePrimitives
   implements Pick<RandomAccessFileApi<"async">, PrimitiveMethodName>
 {
-  // Each method runs its driver's hot path (`get`, `put`, `getAt`, `putAt`). The driver comes
-  // from `attachPrimitives`, not a constructor parameter: it shows neither on the instance nor in
-  // the d.ts.
-  #d!: AsyncDriver;
-
-  static {
-    attach = (f, d) => {
-      f.#d = d;
-    };
-  }
+  // Each method runs its driver's hot path (`get`, `put`, `getAt`, `putAt`). The driver is
+  // handed off by the constructor (`hand-off.ts`), not passed as a parameter: it shows neither on the
+  // instance nor in the d.ts, and the field's first value is its lasting one.
+  readonly #d: AsyncDriver = handed<AsyncRandomAccessFileParts>().d;
 
   readBoolean(): Promise<boolean> {
     return this.#d.get(BOOLEAN);

@@ -12,7 +12,7 @@ import { toPosition } from "../position";
 import type { Primitive } from "../primitives";
 import { complete } from "../window/complete";
 import { endPrimitiveRead, planRead } from "../window/read-planning";
-import { IO, type Step } from "../window/request";
+import { IO, requestFlush, type Step } from "../window/request";
 import type { Window } from "../window/window";
 import { planFlush, planRoom } from "../window/write-planning";
 
@@ -25,22 +25,24 @@ const EIO = errnoOf("EIO");
  * `#private` there.
  */
 export class SyncDriver {
-  readonly w: Window;
-  readonly backend: SyncBackend;
+  // `declare`d, set by the constructor: each field's first value is its lasting one (see Window's fields).
+  declare readonly w: Window;
+  declare readonly backend: SyncBackend;
   /** The file's byte order, for the bulk transfers. */
-  readonly order: ByteOrder;
+  declare readonly order: ByteOrder;
   /**
-   * The unbuffered primitives' one system call: the backend's unchecked `pread`/`pwrite` where it has them
-   * (every argument is the window's own, and any answer but the full length goes to the window, EINTR
-   * included), else the backend itself (BENCHMARKS.md, "Unbuffered primitives below the backend's checks").
+   * The one system call of an unbuffered primitive and of a flush: the backend's unchecked `pread`/`pwrite`
+   * where it has them (every argument is the window's own, and any answer but the full length goes to the
+   * window, EINTR included), else the backend itself (BENCHMARKS.md, "Unbuffered primitives below the
+   * backend's checks").
    */
-  readonly #scratchIo: OneShotTransfers;
+  readonly #oneShot: OneShotTransfers;
 
   constructor(w: Window, backend: SyncBackend, order: ByteOrder) {
     this.w = w;
     this.backend = backend;
     this.order = order;
-    this.#scratchIo = oneShotTransfers(backend) ?? backend;
+    this.#oneShot = oneShotTransfers(backend) ?? backend;
   }
 
   #io(): void {
@@ -142,7 +144,7 @@ export class SyncDriver {
    */
   #preadScratch(scratch: Uint8Array, n: number): number {
     // `scratch` (Window.scratch) ends at or before MAX_POSITION: the position needs no check.
-    return this.#scratchIo.pread(this.w.fd, scratch, 0, n, this.w.rawPointer);
+    return this.#oneShot.pread(this.w.fd, scratch, 0, n, this.w.rawPointer);
   }
 
   /** Slow path of a primitive write (`room`): the index in the window where `n` bytes go (then {@link Window.commit}). */
@@ -156,6 +158,18 @@ export class SyncDriver {
   /** `flushAll`: writes the dirty range to the file. */
   flushAll(): void {
     const w = this.w;
+    w.settle();
+    if (!w.dirty) return;
+    // The one `pwrite` planFlush would ask for, made directly; any answer but the whole range (short, an
+    // error, EINTR) is that planned call's, and the window takes it over.
+    const n = w.dirtyTo - w.dirtyFrom;
+    const r = this.#oneShot.pwrite(w.fd, w.dirtyBytes(), 0, n, w.start + w.dirtyFrom);
+    if (r === n) {
+      w.flushed(n);
+      return;
+    }
+    requestFlush(w);
+    complete(w, r);
     while (planFlush(w) === IO) this.#io();
   }
 
@@ -240,7 +254,7 @@ export class SyncDriver {
 
   /** `pwrite` of `n` bytes at the pointer from `scratch` (see {@link #preadScratch} for why a method of its own). */
   #pwriteScratch(scratch: Uint8Array, n: number): number {
-    return this.#scratchIo.pwrite(this.w.fd, scratch, 0, n, this.w.rawPointer);
+    return this.#oneShot.pwrite(this.w.fd, scratch, 0, n, this.w.rawPointer);
   }
 
   /** Runs `op` at `position` (positional I/O): the file pointer does not move. */

@@ -2,6 +2,7 @@
 // Change the table (scripts/primitive-table.mjs) or a template (scripts/generate.mjs), then run
 // `pnpm --filter @rafkit/raf generate`.
 import type { RandomAccessFileApi } from "../api";
+import { handed } from "../hand-off";
 import { toPosition } from "../position";
 import {
   BOOLEAN,
@@ -21,11 +22,10 @@ import {
 import type { Window } from "../window/window";
 import type { SyncDriver } from "./driver";
 
-let attach: (f: RandomAccessFilePrimitives, w: Window, io: SyncDriver) => void;
-
-/** @internal Hands a new `RandomAccessFile` its window and driver, once, from its constructor. */
-export function attachPrimitives(f: RandomAccessFilePrimitives, w: Window, io: SyncDriver): void {
-  attach(f, w, io);
+/** @internal What a `RandomAccessFile`'s constructor hands its fields (`handOff`, before `super()`). */
+export interface RandomAccessFileParts {
+  readonly w: Window;
+  readonly io: SyncDriver;
 }
 
 /** `RandomAccessFile`'s primitive and bulk reads and writes, one method each, from one table. */
@@ -34,18 +34,11 @@ export abstract class RandomAccessFilePrimitives
 {
   // Each method writes out the window's hot path (its cursor against one bound, as `takeRead` and
   // `runIndex` do, without their -1 to test) and one codec call, so V8 compiles it into the caller;
-  // the slow path is the driver's. The window and the driver come
-  // from `attachPrimitives`, not a constructor parameter: neither shows on the instance or in
-  // the d.ts.
-  #w!: Window;
-  #io!: SyncDriver;
-
-  static {
-    attach = (f, w, io) => {
-      f.#w = w;
-      f.#io = io;
-    };
-  }
+  // the slow path is the driver's. The window and the driver are handed off by the constructor
+  // (`hand-off.ts`), not passed as parameters: neither shows on the instance or in the d.ts, and each
+  // field's first value is its lasting one.
+  readonly #w: Window = handed<RandomAccessFileParts>().w;
+  readonly #io: SyncDriver = handed<RandomAccessFileParts>().io;
 
   readBoolean(): boolean {
     const w = this.#w;

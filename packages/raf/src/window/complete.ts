@@ -55,14 +55,9 @@ export function complete(w: Window, r: number): void {
         if (w.capacity === 0) dropUnflushed(w);
         throw systemCallError(-EIO, "write", w.path);
       }
-      w.dirtyFrom += r;
-      if (w.dirtyFrom >= w.dirtyTo) {
-        // `writeFrom` stays: a write that moves the window flushes more than once, and a later flush of it
-        // that the OS refuses must still put the pointer after what reached the file.
-        w.dirtyFrom = CLEAN;
-        w.dirtyTo = 0;
-        if (w.capacity === 0) w.valid = 0;
-      }
+      // `writeStart` stays: a write that moves the window flushes more than once, and a later flush of it
+      // that the OS refuses must still put the pointer after what reached the file.
+      w.flushed(r);
       break;
     case DIRECT_READ:
       w.progress.osReadMade = true;

@@ -53,6 +53,14 @@ const WRITE_RUN = 2;
  * other operation {@link settle}s first, which puts the pointer back in {@link rawPointer}.
  */
 export class Window {
+  // The fields the constructor sets are `declare`d (emitted nowhere): a plain declaration compiles to a
+  // field that starts `undefined`, and V8, which types a field by its first value, would then check the
+  // map of `view` and `codec` on every primitive (BENCHMARKS.md, "Fields that start with their lasting value").
+
+  /** The open descriptor. */
+  declare readonly fd: number;
+  /** The path, for error messages. */
+  declare readonly path: string;
   /**
    * The file pointer while no cursor is attached (stale while one is). The slow paths, which all
    * {@link settle} first, use it directly; everything else goes through {@link pointer}.
@@ -69,11 +77,11 @@ export class Window {
    * The window's bytes (at least 8, so any primitive fits even when `capacity` is 0 or 1); a shared
    * 8-byte stand-in once {@link release}d.
    */
-  buf: Uint8Array;
+  declare buf: Uint8Array;
   /** `buf` as a DataView, made once: primitives are decoded and encoded through it. */
-  view: DataView;
+  declare view: DataView;
   /** The byte order's codec for {@link view}; kept here so the hot paths reach it with the window. */
-  readonly codec: ViewCodec;
+  declare readonly codec: ViewCodec;
   /** File position of `buf[0]`. */
   start = 0;
   /** Bytes of `buf` holding file content. */
@@ -93,30 +101,32 @@ export class Window {
   /** What the cursor served when it was last detached: {@link seek} attaches that kind again. */
   #lastCursor = NO_CURSOR;
   /** The configured buffer size (0 = unbuffered). */
-  readonly capacity: number;
+  declare readonly capacity: number;
   /** Unbuffered: `buf.subarray(0, k)` for each width k, made once, so a primitive's system call allocates no view. */
-  readonly exactViews: Uint8Array[] | undefined;
+  declare readonly exactViews: Uint8Array[] | undefined;
   /** Where the write hot path may write up to: `capacity`, or 0 when writes must take the slow path (read only, write-through, closed). */
-  limit: number;
+  declare limit: number;
   /** Every write must reach the OS before its call returns (`rws`, `rwd`, unbuffered). */
-  readonly writeThrough: boolean;
+  declare readonly writeThrough: boolean;
   /** Writes are refused (mode `r`). */
-  readonly readOnly: boolean;
+  declare readonly readOnly: boolean;
   closed = false;
+  /** The last view {@link dirtyBytes} made, kept for the next flush of the same range. */
+  #dirtyView: Uint8Array = RELEASED_BUF.subarray(0, 0);
 
   /** The system call the current operation waits for, once a plan answered `IO`. */
-  readonly request: PendingRequest;
+  declare readonly request: PendingRequest;
   /** What the current operation has done so far (reset by {@link begin}). */
   readonly progress = new OperationProgress();
 
   constructor(
-    /** The open descriptor. */
-    readonly fd: number,
-    /** The path, for error messages. */
-    readonly path: string,
+    fd: number,
+    path: string,
     capacity: number,
     options: { readOnly: boolean; writeThrough: boolean; codec?: ViewCodec },
   ) {
+    this.fd = fd;
+    this.path = path;
     this.capacity = capacity;
     // The view runs VIEW_SLACK bytes past `buf`, so no primitive in the window ends at the view's last byte:
     // on V8 13.6 (Node 24) a DataView setInt16/setInt32 ending there deoptimises, and the setter is then
@@ -232,10 +242,15 @@ export class Window {
     }
   }
 
+  /** Throws when closed (Java's "Stream Closed"). */
+  checkOpen(): void {
+    if (this.closed) throw new ClosedError();
+  }
+
   /** Starts a slow-path operation: throws when closed, and resets per-operation progress. */
   begin(): void {
     this.settle();
-    if (this.closed) throw new ClosedError();
+    this.checkOpen();
     this.progress.writeStart = -1;
     this.progress.transferred = 0;
     this.progress.endOfFile = false;
@@ -337,6 +352,27 @@ export class Window {
     if (to > this.dirtyTo) this.dirtyTo = to;
   }
 
+  /**
+   * The dirty range, `buf[dirtyFrom, dirtyTo)`, as a view of its own (what the native backend passes on
+   * without making one): the view made last is kept, so flushing the same range again allocates nothing.
+   */
+  dirtyBytes(): Uint8Array {
+    const v = this.#dirtyView;
+    if (v.byteOffset === this.dirtyFrom && v.length === this.dirtyTo - this.dirtyFrom) return v;
+    this.#dirtyView = this.buf.subarray(this.dirtyFrom, this.dirtyTo);
+    return this.#dirtyView;
+  }
+
+  /** `r` bytes from the start of the dirty range reached the file (a flush's answer). */
+  flushed(r: number): void {
+    this.dirtyFrom += r;
+    if (this.dirtyFrom >= this.dirtyTo) {
+      this.dirtyFrom = CLEAN;
+      this.dirtyTo = 0;
+      if (this.capacity === 0) this.valid = 0;
+    }
+  }
+
   /** Advances the pointer over `k` bytes already taken from `buf` (unbuffered: forgets them). */
   consume(k: number): void {
     this.rawPointer += k;
@@ -389,6 +425,7 @@ export class Window {
     this.buf = RELEASED_BUF;
     this.view = RELEASED_VIEW;
     this.request.buffer = RELEASED_BUF;
+    this.#dirtyView = RELEASED_BUF.subarray(0, 0);
     giveBuffer(memory);
   }
 
