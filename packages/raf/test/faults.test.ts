@@ -44,8 +44,8 @@ describe.each(["node", "native"] as const)("faults (%s backend)", (kind) => {
     ["interrupted", { call: "pwrite", errno: "EINTR", times: 1 }],
   ] as const)(
     "a flush whose one pwrite is %s writes the rest of the range with the calls that follow",
-    (_, rule) => {
-      const p = tmp(`flush-${rule.errno ?? "short"}.bin`);
+    (name, rule) => {
+      const p = tmp(`flush-${name.replace(" ", "-")}.bin`);
       const backend = faultBackend(getBackend(kind));
       const f = new RandomAccessFile(p, "rw", { backend });
       f.writeInt(0x01020304);
