@@ -172,37 +172,40 @@ export async function runTrial(
       for (let index = 0; index < spec.iterations; index++) {
         gc?.();
         await suite.setup?.iteration?.(state, params);
-        let invocations: number;
-        let nanos: number;
-        if (options.mode === "ss") {
-          const t0 = now();
-          if (kind === "sync") loop(fn, bh, state, params, 1);
-          else await drive(1);
-          nanos = now() - t0;
-          invocations = 1;
-        } else if (spec.invocations !== undefined) {
-          const t0 = now();
-          if (kind === "sync") loop(fn, bh, state, params, spec.invocations);
-          else await drive(spec.invocations);
-          nanos = now() - t0;
-          invocations = spec.invocations;
-        } else {
-          const target = (spec.time ?? 0) * 1e6;
-          const batchGoal = Math.min(Math.max(target / 20, 1e4), 5e6);
-          invocations = 0;
-          const t0 = now();
-          let t1 = t0;
-          do {
-            const b0 = t1;
-            if (kind === "sync") loop(fn, bh, state, params, batch);
-            else await drive(batch);
-            invocations += batch;
-            t1 = now();
-            if (t1 - b0 < batchGoal && batch < 2 ** 30) batch *= 2;
-          } while (t1 - t0 < target);
-          nanos = t1 - t0;
+        let invocations = 0;
+        let nanos = 0;
+        // A benchmark that throws still gets its iteration's teardown (the files and directories it made).
+        try {
+          if (options.mode === "ss") {
+            const t0 = now();
+            if (kind === "sync") loop(fn, bh, state, params, 1);
+            else await drive(1);
+            nanos = now() - t0;
+            invocations = 1;
+          } else if (spec.invocations !== undefined) {
+            const t0 = now();
+            if (kind === "sync") loop(fn, bh, state, params, spec.invocations);
+            else await drive(spec.invocations);
+            nanos = now() - t0;
+            invocations = spec.invocations;
+          } else {
+            const target = (spec.time ?? 0) * 1e6;
+            const batchGoal = Math.min(Math.max(target / 20, 1e4), 5e6);
+            const t0 = now();
+            let t1 = t0;
+            do {
+              const b0 = t1;
+              if (kind === "sync") loop(fn, bh, state, params, batch);
+              else await drive(batch);
+              invocations += batch;
+              t1 = now();
+              if (t1 - b0 < batchGoal && batch < 2 ** 30) batch *= 2;
+            } while (t1 - t0 < target);
+            nanos = t1 - t0;
+          }
+        } finally {
+          await suite.teardown?.iteration?.(state, params);
         }
-        await suite.teardown?.iteration?.(state, params);
         const score = scoreOf(invocations * options.operationsPerInvocation, nanos, options);
         result[phase].push(score);
         await onIteration?.({ phase, index, invocations, nanos, score });

@@ -105,11 +105,15 @@ describe("runTrial", () => {
     expect(result.pid).toBe(process.pid);
   });
 
-  it("runs trial teardown even when the benchmark throws", async () => {
-    let tornDown = false;
+  it("runs the iteration's and the trial's teardown even when the benchmark throws", async () => {
+    const events: string[] = [];
     const suite = defineSuite({
       name: "Boom",
-      teardown: { trial: () => void (tornDown = true) },
+      setup: { iteration: () => void events.push("setup iteration") },
+      teardown: {
+        iteration: () => void events.push("teardown iteration"),
+        trial: () => void events.push("teardown trial"),
+      },
       benchmarks: {
         boom() {
           throw new Error("boom");
@@ -119,7 +123,7 @@ describe("runTrial", () => {
     await expect(
       runTrial({ suite, benchmark: "boom", params: {}, options: quick() }),
     ).rejects.toThrow("boom");
-    expect(tornDown).toBe(true);
+    expect(events).toEqual(["setup iteration", "teardown iteration", "teardown trial"]);
   });
 
   it("awaits each call of an async benchmark before the next, and consumes what it resolves to", async () => {
