@@ -358,6 +358,7 @@ export class Window {
    */
   dirtyBytes(): Uint8Array {
     const v = this.#dirtyView;
+    // `buf` starts at offset 0 of its memory, so a view's offset there is its index in `buf`.
     if (v.byteOffset === this.dirtyFrom && v.length === this.dirtyTo - this.dirtyFrom) return v;
     this.#dirtyView = this.buf.subarray(this.dirtyFrom, this.dirtyTo);
     return this.#dirtyView;
