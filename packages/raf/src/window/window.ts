@@ -22,6 +22,8 @@ const VIEW_SLACK = 8;
 const RELEASED = new ArrayBuffer(8 + VIEW_SLACK);
 const RELEASED_BUF = new Uint8Array(RELEASED, 0, 8);
 const RELEASED_VIEW = new DataView(RELEASED);
+/** No range's view: what {@link Window.dirtyBytes} starts from, and goes back to at release. */
+const NO_DIRTY_VIEW = RELEASED_BUF.subarray(0, 0);
 
 /** `dirtyFrom` of a clean window: above any index, so a commit's `i < dirtyFrom` test alone starts a range. A Smi. */
 export const CLEAN = 0x3fffffff;
@@ -112,7 +114,7 @@ export class Window {
   declare readonly readOnly: boolean;
   closed = false;
   /** The last view {@link dirtyBytes} made, kept for the next flush of the same range. */
-  #dirtyView: Uint8Array = RELEASED_BUF.subarray(0, 0);
+  #dirtyView: Uint8Array = NO_DIRTY_VIEW;
 
   /** The system call the current operation waits for, once a plan answered `IO`. */
   declare readonly request: PendingRequest;
@@ -426,7 +428,7 @@ export class Window {
     this.buf = RELEASED_BUF;
     this.view = RELEASED_VIEW;
     this.request.buffer = RELEASED_BUF;
-    this.#dirtyView = RELEASED_BUF.subarray(0, 0);
+    this.#dirtyView = NO_DIRTY_VIEW;
     giveBuffer(memory);
   }
 
