@@ -21,4 +21,11 @@ export {
   type PhaseResult,
   runBench,
 } from "./bench/run";
-export { benchKey, scrambledZipfian, WORKLOADS, type Workload } from "./bench/workload";
+export {
+  benchKey,
+  INSERT_ORDERS,
+  type InsertOrder,
+  scrambledZipfian,
+  WORKLOADS,
+  type Workload,
+} from "./bench/workload";

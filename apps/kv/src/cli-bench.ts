@@ -2,6 +2,7 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import { type Command, Option } from "commander";
 import { ENGINE_NAMES, type EngineName } from "./bench/engines";
+import { INSERT_ORDERS, type InsertOrder } from "./bench/workload";
 import { toInt } from "./cli-util";
 import { KvError } from "./errors";
 import type { OutputSink } from "./output-sink";
@@ -31,6 +32,14 @@ export function addBenchCommand(
         .choices(["batch", "none"])
         .default("batch"),
     )
+    .addOption(
+      new Option(
+        "--insert-order <order>",
+        "the load's key order, as YCSB's insertorder: hashed (its default) or ordered (a B-tree's best case)",
+      )
+        .choices(INSERT_ORDERS)
+        .default("hashed"),
+    )
     .option(
       "--engines <list>",
       `comma-separated subset of ${ENGINE_NAMES.join(",")}`,
@@ -45,6 +54,7 @@ export function addBenchCommand(
         valueSize: number;
         concurrency: number;
         durability: "batch" | "none";
+        insertOrder: InsertOrder;
         engines: string;
         out?: string;
         table?: boolean;
@@ -70,12 +80,13 @@ export function addBenchCommand(
             valueSize: opts.valueSize,
             concurrency: opts.concurrency,
             durability: opts.durability,
+            insertOrder: opts.insertOrder,
             engines,
             onProgress: (done, total, phase) => bar.update(done, total, phase),
           });
           bar.stop();
           await sink.write(
-            `${opts.records} records, ${opts.valueSize}-byte values, ${opts.ops} ops per workload, ${opts.concurrency} writes in flight\n${benchConfigs(report.results)}\n\n${benchSummary(report)}\n`,
+            `${opts.records} records, ${opts.valueSize}-byte values, ${opts.ops} ops per workload, ${opts.concurrency} writes in flight, ${opts.insertOrder} inserts\n${benchConfigs(report.results)}\n\n${benchSummary(report)}\n`,
           );
           if (opts.table) await sink.write(`\n${benchTable(report)}\n`);
           if (opts.out) {

@@ -8,7 +8,7 @@ import {
   type RunListener,
   runBenchmarks,
 } from "@rafkit/bench";
-import { exactFilter, targetBenchmarks, targetRuns } from "./evaluate";
+import { exactFilter, oneResultEach, targetBenchmarks, targetRuns } from "./evaluate";
 import { runKvBench } from "./kv-bench";
 import { BASE_PREFIX, baseSuiteModule } from "./overlay";
 import { kvCli, type PackageRoots, suiteModules } from "./suites";
@@ -156,6 +156,8 @@ export async function runBeforeAfter(
       failed = true;
     }
   }
+  before.results = oneResultEach(before.results);
+  after.results = oneResultEach(after.results);
   if (groups.includes("kv")) {
     // The base's rafkv (its own engine against lmdb and classic-level), then the current one.
     for (const [side, roots, label] of [

@@ -14,6 +14,7 @@ import {
   evaluateTargets,
   exactFilter,
   formatTargets,
+  oneResultEach,
   type TargetRun,
   targetRuns,
 } from "./evaluate";
@@ -111,6 +112,7 @@ function targetsCommand(names: string[], flags: TargetFlags): void {
       results.push(...runThroughHarness(modules, run, flags));
       process.stdout.write("\n");
     }
+    results = oneResultEach(results);
     if (selected.includes("kv")) {
       const kv = runKvBench(kvCli());
       if (!kv.ok) process.exitCode = 1;

@@ -35,45 +35,86 @@ export interface TargetRun {
 
 const suiteOf = (id: string) => id.slice(0, id.lastIndexOf("."));
 
+/** A side's params as a stable key: the same fixed values, in any order, give the same key. */
+const paramsKey = (side: Side) =>
+  JSON.stringify(
+    Object.entries(side.params ?? {})
+      .map(([k, v]) => [k, typeof v === "string" ? [v] : [...v].sort()] as const)
+      .sort(([a], [b]) => (a < b ? -1 : 1)),
+  );
+
 /**
- * The runs the targets of `groups` need, by fewest forks first, one per suite: a benchmark runs with the
- * most forks any of its targets asks for (`forks`, from the command line, sets them all), and with every
- * value its targets fix of a param, so a run measures only what some target divides.
+ * The forks each target of `groups` runs with: its own (default {@link TARGET_FORKS}), or the most of any target
+ * it shares a side with (the same benchmark with the same params), directly or through others. So every side of
+ * a target runs with the same forks, and its ratio's two sides share a run.
+ */
+function forksByTarget(groups: readonly TargetGroup[], targets: readonly Target[]) {
+  const chosen = targets.filter((t) => groups.includes(t.group));
+  const parent = chosen.map((_, i) => i);
+  const root = (i: number): number => (parent[i] === i ? i : (parent[i] = root(parent[i]!)));
+  const firstWith = new Map<string, number>();
+  chosen.forEach((t, i) => {
+    for (const side of sidesOf(t)) {
+      for (const id of side.benchmarks) {
+        const key = `${id}\0${paramsKey(side)}`;
+        const other = firstWith.get(key);
+        if (other === undefined) firstWith.set(key, i);
+        else parent[root(i)] = root(other);
+      }
+    }
+  });
+  const most = new Map<number, number>();
+  chosen.forEach((t, i) => {
+    const r = root(i);
+    most.set(r, Math.max(most.get(r) ?? 0, t.forks ?? TARGET_FORKS));
+  });
+  return chosen.map((t, i) => ({ target: t, forks: most.get(root(i))! }));
+}
+
+/**
+ * The runs the targets of `groups` need, by fewest forks first: one per suite and fork count, each with every
+ * value its targets fix of a param, so that it measures only what some target divides. A target's benchmarks
+ * run with its forks (see `forksByTarget`; `forks`, from the command line, sets them all): a target that needs
+ * more forks adds them to its own impls only (the unbuffered ones of `RandomAccessFileBenchmark`, not every
+ * impl of it), and a ratio's two sides share a run, interleaved.
  */
 export function targetRuns(
   groups: readonly TargetGroup[],
   forks?: number,
   targets = TARGETS,
 ): TargetRun[] {
-  const need = new Map<string, number>();
-  const values = new Map<string, Map<string, Set<string>>>();
-  for (const t of targets) {
-    if (!groups.includes(t.group)) continue;
-    for (const side of sidesOf(t)) {
+  const runs = new Map<string, TargetRun>();
+  for (const { target, forks: own } of forksByTarget(groups, targets)) {
+    const n = forks ?? own;
+    for (const side of sidesOf(target)) {
       for (const id of side.benchmarks) {
-        need.set(id, forks ?? Math.max(need.get(id) ?? 0, t.forks ?? TARGET_FORKS));
-        const suite = suiteOf(id);
-        const params = values.get(suite) ?? new Map<string, Set<string>>();
+        const key = `${n}\0${suiteOf(id)}`;
+        const run = runs.get(key) ?? { forks: n, benchmarks: [], params: {} };
+        if (!run.benchmarks.includes(id)) run.benchmarks.push(id);
         for (const [k, v] of Object.entries(side.params ?? {})) {
-          const set = params.get(k) ?? new Set<string>();
-          for (const x of typeof v === "string" ? [v] : v) set.add(x);
-          params.set(k, set);
+          const values = new Set(run.params[k] ?? []);
+          for (const x of typeof v === "string" ? [v] : v) values.add(x);
+          run.params[k] = [...values];
         }
-        values.set(suite, params);
+        runs.set(key, run);
       }
     }
   }
-  const runs = new Map<string, TargetRun>();
-  for (const [id, n] of need) {
-    const key = `${n}\0${suiteOf(id)}`;
-    const params = Object.fromEntries(
-      [...(values.get(suiteOf(id)) ?? [])].map(([k, v]) => [k, [...v]]),
-    );
-    const run = runs.get(key) ?? { forks: n, benchmarks: [], params };
-    run.benchmarks.push(id);
-    runs.set(key, run);
-  }
   return [...runs.values()].sort((a, b) => a.forks - b.forks);
+}
+
+/**
+ * One result per benchmark and params, the one of most forks: two runs of {@link targetRuns} can both measure
+ * a benchmark when targets of different forks fix overlapping params of it, and a pairing must see one result.
+ */
+export function oneResultEach(results: readonly BenchmarkResult[]): BenchmarkResult[] {
+  const kept = new Map<string, BenchmarkResult>();
+  for (const r of results) {
+    const key = `${r.benchmark}\0${JSON.stringify(Object.entries(r.params ?? {}).sort(([a], [b]) => (a < b ? -1 : 1)))}`;
+    const seen = kept.get(key);
+    if (seen === undefined || r.forks > seen.forks) kept.set(key, r);
+  }
+  return [...kept.values()];
 }
 
 /** A regular expression selecting exactly `ids`. */

@@ -9,7 +9,7 @@ import { type BenchmarkResult, metricOf, parseJmhJson } from "@rafkit/bench";
  * flush, a JIT outcome) decides a ratio near its goal (load against lmdb moved between 0.98x and 2.19x, kv's
  * BENCHMARKS.md); the runs' iterations merge as a benchmark's forks do.
  */
-export const KV_RUNS = 3;
+export const KV_RUNS = 5;
 
 /**
  * `rafkv bench` `runs` times (see {@link runOnce}), each benchmark's iterations merged across the runs as forks

@@ -4,6 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import {
+  type BenchmarkResult,
   buildResult,
   loadSuiteModule,
   planBenchmarks,
@@ -15,6 +16,7 @@ import {
   evaluateTargets,
   exactFilter,
   formatTargets,
+  oneResultEach,
   targetBenchmarks,
   targetRuns,
 } from "../src/evaluate";
@@ -297,32 +299,65 @@ describe("targets", () => {
     expect(TARGETS.every((t) => /^[a-z0-9]+(-[a-z0-9]+)+$/.test(t.name))).toBe(true);
   });
 
-  it("run each suite's benchmarks once, with the most forks any target asks for and the impls they fix", () => {
+  it("run each target's sides with its forks, the impls it fixes only, and a ratio's sides together", () => {
     const runs = targetRuns(["bits"]);
-    expect(runs.map((r) => r.forks)).toEqual([TARGET_FORKS, TARGET_FORKS, TARGET_FORKS, 6]);
+    expect(runs.map((r) => r.forks)).toEqual([TARGET_FORKS, TARGET_FORKS, TARGET_FORKS, 5, 6]);
     expect(runs.at(-1)?.benchmarks.sort()).toEqual([
       "BitsSet.bigEndian",
       "BitsSet.dataView",
       "BitsSet.floor",
     ]);
-    const all = runs.flatMap((r) => r.benchmarks);
-    expect(all.sort()).toEqual(targetBenchmarks(["bits"]).sort()); // each once
-    const raf = targetRuns(["raf"]).find((r) =>
+    // The 1 KiB decode rate at the default forks, the 16-byte ratio's three sides at 5, apart.
+    const utf8 = runs.filter((r) => r.benchmarks.some((b) => b.startsWith("BitsModifiedUtf8.")));
+    expect(utf8.map((r) => [r.forks, r.params.length])).toEqual([
+      [TARGET_FORKS, ["1024"]],
+      [5, ["16"]],
+    ]);
+    expect(utf8[1]?.benchmarks.sort()).toEqual([
+      "BitsModifiedUtf8.bufferLatin1",
+      "BitsModifiedUtf8.modifiedUtf8",
+      "BitsModifiedUtf8.textDecoder",
+    ]);
+    const raf = targetRuns(["raf"]).filter((r) =>
       r.benchmarks.includes("RandomAccessFileBenchmark.readInt"),
     );
-    expect(raf?.params.impl?.sort()).toEqual(
+    expect(raf.map((r) => [r.forks, r.params.impl?.sort()])).toEqual([
+      [5, ["bufferedFloor", "floor", "pointerOnly", "rafkit"]],
+      [8, ["jdk17Emulated", "jdk25", "nativeFloor", "rafkitUnbuffered"]],
+    ]);
+    // tlSuccess's target asks for 6; the targets that share its sides (tlSuccess, tlFail) run with it, so each
+    // ratio's sides share one run.
+    expect(targetRuns(["syscall-state"]).map((r) => [r.forks, r.benchmarks.sort()])).toEqual([
+      [TARGET_FORKS, ["BackendPread.native", "BackendPread.node"]],
       [
-        "bufferedFloor",
-        "floor",
-        "jdk17Emulated",
-        "jdk25",
-        "nativeFloor",
-        "pointerOnly",
-        "rafkit",
-        "rafkitUnbuffered",
-      ].sort(),
-    );
+        6,
+        [
+          "CaptureStateUtilBench.rawFail",
+          "CaptureStateUtilBench.rawSuccess",
+          "CaptureStateUtilBench.tlFail",
+          "CaptureStateUtilBench.tlSuccess",
+        ],
+      ],
+      [6, ["NodeErrno.throwCatch"]],
+    ]);
     expect(targetRuns(TARGET_GROUPS, 3).every((r) => r.forks === 3)).toBe(true);
+    // With one fork count for all, each suite is one run again, every benchmark in it once.
+    const one = targetRuns(["bits", "raf"], 3);
+    for (const r of one) expect(new Set(r.benchmarks).size).toBe(r.benchmarks.length);
+    expect(new Set(one.map((r) => r.benchmarks[0]!.split(".")[0])).size).toBe(one.length);
+  });
+
+  it("keep the result of most forks when two runs measured the same benchmark and params", () => {
+    const r = (forks: number, impl: string) =>
+      ({
+        ...result("RandomAccessFileBenchmark.readInt", 100 * forks, { kiloBytes: "1", impl }),
+        forks,
+      }) as BenchmarkResult;
+    const kept = oneResultEach([r(2, "jdk25"), r(8, "jdk25"), r(5, "rafkit"), r(3, "jdk25")]);
+    expect(kept.map((k) => [k.params?.impl, k.forks])).toEqual([
+      ["jdk25", 8],
+      ["rafkit", 5],
+    ]);
   });
 });
 

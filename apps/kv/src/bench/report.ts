@@ -13,7 +13,7 @@ export function toBenchmarkResults(report: BenchReport): BenchmarkResult[] {
   return report.results.map((r) => {
     const result = buildResult(
       `ycsb.${r.phase}`,
-      { engine: r.engine },
+      { engine: r.engine, insertOrder: report.insertOrder },
       {
         mode: "thrpt",
         unit: "s",
@@ -43,7 +43,7 @@ export function benchJson(report: BenchReport): string {
 /** An SVG bar chart of ops/s per phase and engine. */
 export function benchChart(report: BenchReport): string {
   return renderChart(toBenchmarkResults(report), {
-    title: `rafkv vs lmdb vs classic-level: ${report.records} records of ${report.valueSize} B, ops/s (${report.durability} durability)`,
+    title: `rafkv vs lmdb vs classic-level: ${report.records} records of ${report.valueSize} B, ops/s (${report.durability} durability, ${report.insertOrder} inserts)`,
   });
 }
 

@@ -1,8 +1,17 @@
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { setImmediate as nextTurn } from "node:timers/promises";
+import { KvError } from "../errors";
 import { type Durability, ENGINE_NAMES, type Engine, type EngineName, openEngine } from "./engines";
-import { benchKey, randomValue, rng, scrambledZipfian, WORKLOADS } from "./workload";
+import {
+  benchKey,
+  type InsertOrder,
+  MAX_RECORDS,
+  randomValue,
+  rng,
+  scrambledZipfian,
+  WORKLOADS,
+} from "./workload";
 
 /** Options of {@link runBench}. */
 export interface BenchRunOptions {
@@ -17,6 +26,8 @@ export interface BenchRunOptions {
   /** Writes in flight at once, as from that many concurrent clients (default 256). */
   readonly concurrency?: number;
   readonly durability?: Durability;
+  /** The order the load inserts keys in (default `hashed`, YCSB's default; see {@link InsertOrder}). */
+  readonly insertOrder?: InsertOrder;
   readonly engines?: readonly EngineName[];
   /** Measurement iterations each phase is split into, for the error estimate (default 5). */
   readonly iterations?: number;
@@ -67,6 +78,7 @@ export interface BenchReport {
   readonly valueSize: number;
   readonly concurrency: number;
   readonly durability: Durability;
+  readonly insertOrder: InsertOrder;
   readonly results: readonly PhaseResult[];
 }
 
@@ -74,10 +86,16 @@ export interface BenchReport {
 export async function runBench(options: BenchRunOptions): Promise<BenchReport> {
   const records = options.records ?? 100_000;
   const operations = options.operations ?? 100_000;
+  const order = options.insertOrder ?? "hashed";
+  if (records > MAX_RECORDS)
+    throw new KvError(
+      "ERR_KV_INVALID_ARG",
+      `records must be at most ${MAX_RECORDS} (one key per 32-bit record number), got ${records}`,
+    );
   fs.mkdirSync(path.join(options.dir, "measured"), { recursive: true });
   // Built once, before the warm-up and outside the timed loops, so that the harness costs little next to a fast
   // read, and so that building them (and the garbage collector promoting them) lands in no engine's numbers.
-  const keys = Array.from({ length: records }, (_, i) => flatKey(benchKey(i)));
+  const keys = Array.from({ length: records }, (_, i) => flatKey(benchKey(i, order)));
   // The warm-up's engines stay open until every engine has been measured: closing one changes fields that its
   // optimised code took for constants (a store's closed flag, say), which throws away that code, and the engine
   // would then compile its whole read and write path again on its own clock, in its first measured phases.
@@ -89,7 +107,7 @@ export async function runBench(options: BenchRunOptions): Promise<BenchReport> {
       // measuring would have its code deoptimised and recompiled in the first engine's numbers only.
       const small = Math.min(WARMUP_OPERATIONS, records);
       const { onProgress: _quiet, ...rest } = options;
-      const warmKeys = Array.from({ length: small }, (_, i) => flatKey(benchKey(i)));
+      const warmKeys = Array.from({ length: small }, (_, i) => flatKey(benchKey(i, order)));
       await runEngines(
         {
           ...rest,
@@ -185,7 +203,8 @@ async function runEngines(
     }
   }
   options.onProgress?.(total, total, "done");
-  return { records, operations, valueSize, concurrency, durability, results };
+  const insertOrder = options.insertOrder ?? "hashed";
+  return { records, operations, valueSize, concurrency, durability, insertOrder, results };
 }
 
 /**

@@ -17,9 +17,37 @@ export const WORKLOADS: readonly Workload[] = [
   { name: "C", readFraction: 1, description: "100% reads" },
 ];
 
-/** The key of record `i`, YCSB style. */
-export function benchKey(i: number): string {
-  return `user${String(i).padStart(10, "0")}`;
+/**
+ * The order the load phase inserts its keys in, as YCSB's `insertorder`. `hashed`, YCSB's default, names record
+ * `i` after a hash of `i`, so keys arrive in no key order, as most applications' keys do; `ordered` names it after
+ * `i`, so every insert lands after the one before it in key order: a B-tree's best case (BENCHMARKS.md).
+ */
+export type InsertOrder = "hashed" | "ordered";
+
+/** Names of the insert orders {@link benchKey} knows. */
+export const INSERT_ORDERS: readonly InsertOrder[] = ["hashed", "ordered"];
+
+/** Records a load can name with distinct keys: `hashed` maps the 32-bit record numbers one to one. */
+export const MAX_RECORDS = 2 ** 32;
+
+/**
+ * The key of record `i` (`0 <= i < 2**32`), YCSB style: `user` and 10 digits, of `i` itself (`ordered`) or of its
+ * hash (`hashed`). YCSB hashes with FNV-64 into up to 19 digits; a 32-bit mix keeps every key 14 bytes and the
+ * keys of distinct records distinct.
+ */
+export function benchKey(i: number, order: InsertOrder = "ordered"): string {
+  return `user${String(order === "hashed" ? mix32(i) : i).padStart(10, "0")}`;
+}
+
+/** MurmurHash3's finaliser: a one-to-one map of the 32-bit integers that scatters neighbours. */
+function mix32(i: number): number {
+  let h = i >>> 0;
+  h ^= h >>> 16;
+  h = Math.imul(h, 0x85ebca6b);
+  h ^= h >>> 13;
+  h = Math.imul(h, 0xc2b2ae35);
+  h ^= h >>> 16;
+  return h >>> 0;
 }
 
 /** A small fast PRNG (mulberry32), seeded, so runs are repeatable. */
