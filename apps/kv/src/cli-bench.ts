@@ -2,7 +2,7 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import { type Command, Option } from "commander";
 import { ENGINE_NAMES, type EngineName } from "./bench/engines";
-import { INSERT_ORDERS, type InsertOrder } from "./bench/workload";
+import { DEFAULT_INSERT_ORDER, INSERT_ORDERS, type InsertOrder } from "./bench/workload";
 import { toInt } from "./cli-util";
 import { KvError } from "./errors";
 import type { OutputSink } from "./output-sink";
@@ -38,7 +38,7 @@ export function addBenchCommand(
         "the load's key order, as YCSB's insertorder: hashed (its default) or ordered (a B-tree's best case)",
       )
         .choices(INSERT_ORDERS)
-        .default("hashed"),
+        .default(DEFAULT_INSERT_ORDER),
     )
     .option(
       "--engines <list>",

@@ -5,6 +5,7 @@ import { KvError } from "../errors";
 import { type Durability, ENGINE_NAMES, type Engine, type EngineName, openEngine } from "./engines";
 import {
   benchKey,
+  DEFAULT_INSERT_ORDER,
   type InsertOrder,
   MAX_RECORDS,
   randomValue,
@@ -86,7 +87,7 @@ export interface BenchReport {
 export async function runBench(options: BenchRunOptions): Promise<BenchReport> {
   const records = options.records ?? 100_000;
   const operations = options.operations ?? 100_000;
-  const order = options.insertOrder ?? "hashed";
+  const order = options.insertOrder ?? DEFAULT_INSERT_ORDER;
   if (records > MAX_RECORDS)
     throw new KvError(
       "ERR_KV_INVALID_ARG",
@@ -203,7 +204,7 @@ async function runEngines(
     }
   }
   options.onProgress?.(total, total, "done");
-  const insertOrder = options.insertOrder ?? "hashed";
+  const insertOrder = options.insertOrder ?? DEFAULT_INSERT_ORDER;
   return { records, operations, valueSize, concurrency, durability, insertOrder, results };
 }
 

@@ -27,6 +27,9 @@ export type InsertOrder = "hashed" | "ordered";
 /** Names of the insert orders {@link benchKey} knows. */
 export const INSERT_ORDERS: readonly InsertOrder[] = ["hashed", "ordered"];
 
+/** The load's order when none is given: YCSB's default. */
+export const DEFAULT_INSERT_ORDER: InsertOrder = "hashed";
+
 /** Records a load can name with distinct keys: `hashed` maps the 32-bit record numbers one to one. */
 export const MAX_RECORDS = 2 ** 32;
 
