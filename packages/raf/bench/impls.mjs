@@ -1,9 +1,20 @@
 // How each implementation in rafkit's suites does one op (raf.bench.mjs has the suites): the codecs per
 // primitive, rafkit's RandomAccessFile, node:fs, and the floors.
 import { closeSync, openSync, readSync, writeSync } from "node:fs";
+import { createRequire } from "node:module";
 import { RandomAccessFile } from "@rafkit/raf";
 import { isNativeAvailable, nativeBackend, nodeBackend } from "@rafkit/syscall-state";
 import { BufferedFloorFile } from "./buffered-floor.mjs";
+
+/**
+ * The native floor's memory: 16 bytes at a fixed address (a `SharedArrayBuffer`'s never move), as the
+ * address koffi's `intptr_t` form of pread/pwrite takes, and a view of it.
+ */
+export function directMemory() {
+  const memory = new SharedArrayBuffer(16);
+  const koffi = createRequire(import.meta.url)("koffi");
+  return { address: Number(koffi.address(new Uint8Array(memory))), view: new DataView(memory) };
+}
 
 export const WIDTH = { Short: 2, Int: 4, Long: 8 };
 export const CODECS = {
@@ -109,22 +120,25 @@ export const NODE_IMPLS = {
     },
   },
   nativeFloor: {
-    // What rafkitUnbuffered cannot go below: libc's pread/pwrite called through koffi once per primitive,
-    // with no errno capture, no checks and no retry.
+    // What rafkitUnbuffered cannot go below: libc's pread/pwrite called through koffi once per primitive
+    // on memory at a fixed address (koffi's cheapest form of the call), with no errno capture, no checks
+    // and no retry.
     open: (path) => openSync(path, "r+"),
     close: (fd) => closeSync(fd),
     read(fd, s, codec, bh) {
-      const { pread } = s.libc;
+      const { preadAddress } = s.libc;
+      const { address, view } = s.direct;
       for (let k = 0, pos = 0; k < s.count; k++, pos += s.width) {
-        pread(fd, s.small, s.width, pos);
-        bh.consume(codec.viewGet(s.smallView, 0));
+        preadAddress(fd, address, s.width, pos);
+        bh.consume(codec.viewGet(view, 0));
       }
     },
     write(fd, s, codec) {
-      const { pwrite } = s.libc;
+      const { pwriteAddress } = s.libc;
+      const { address, view } = s.direct;
       for (let k = 0, pos = 0; k < s.count; k++, pos += s.width) {
-        codec.viewSet(s.smallView, 0, s.values[k]);
-        pwrite(fd, s.small, s.width, pos);
+        codec.viewSet(view, 0, s.values[k]);
+        pwriteAddress(fd, address, s.width, pos);
       }
     },
   },

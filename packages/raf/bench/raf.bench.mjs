@@ -12,7 +12,7 @@ import { fileURLToPath } from "node:url";
 import { defineSuite, iterationArg, javaCommand } from "@rafkit/bench";
 import { RandomAccessFile } from "@rafkit/raf";
 import { isNativeAvailable, nativeLibc } from "@rafkit/syscall-state";
-import { CODECS, fastBackend, NODE_IMPLS, OPEN_READ_CLOSE, WIDTH } from "./impls.mjs";
+import { CODECS, directMemory, fastBackend, NODE_IMPLS, OPEN_READ_CLOSE, WIDTH } from "./impls.mjs";
 import { hasBulkJdk, jdk17, jdk25, jdkUnavailable } from "./jdks.mjs";
 
 /** The Java side of the suites, beside this file. */
@@ -90,6 +90,7 @@ function rafState({ kiloBytes, impl }) {
     values: [],
     backend: fastBackend(),
     libc: impl === "nativeFloor" ? nativeLibc() : undefined,
+    direct: impl === "nativeFloor" ? directMemory() : undefined,
     handle: undefined,
     dir: "",
     path: "",
@@ -148,7 +149,8 @@ const write = (s, codec) => s.impl.write(s.handle, s, codec);
  * (defaults: 8 KiB window, native backend; writes include the final flush), `rafkitUnbuffered` /
  * `rafkitUnbufferedNode` (`bufferSize: 0`: one system call per primitive), `nodeFs` (`fs.readSync` of N
  * bytes per primitive, what Node code does today), `nativeFloor` (libc's `pread`/`pwrite` of N bytes through
- * koffi per primitive, unchecked, and a `DataView`: the floor of any unbuffered native file), `floor` (one
+ * koffi per primitive, unchecked, on memory at a fixed address, and a `DataView`: the floor of any
+ * unbuffered native file), `floor` (one
  * `pread` of the range and a `DataView` loop; for writes a `DataView` fill and one `pwrite`), `pointerOnly`
  * (the floor with its offset in an object's field, the floor of any stateful file API) and `bufferedFloor`
  * (a file object with rafkit's methods and one window, nothing else: per primitive a bound check, a

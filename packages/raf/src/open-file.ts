@@ -46,12 +46,13 @@ export function planOpen(
   return { path: p, mode: m, bufferSize, order, codec, backend };
 }
 
-/** The window over a freshly opened `fd`. */
-export function openWindow(plan: OpenPlan, fd: number): Window {
+/** The window over a freshly opened `fd`; an unbuffered one over `memory` when given (a direct buffer's). */
+export function openWindow(plan: OpenPlan, fd: number, memory?: ArrayBufferLike): Window {
   return new Window(fd, plan.path, plan.bufferSize, {
     readOnly: plan.mode === "r",
     writeThrough: plan.mode === "rws" || plan.mode === "rwd",
     codec: plan.codec,
+    memory,
   });
 }
 

@@ -1,6 +1,11 @@
 import type { Readable, Writable } from "node:stream";
 import type { ByteOrder } from "@rafkit/bits";
-import { type FileMode, type SyncBackend, systemCallError } from "@rafkit/syscall-state";
+import {
+  allocateDirect,
+  type FileMode,
+  type SyncBackend,
+  systemCallError,
+} from "@rafkit/syscall-state";
 import type { RandomAccessFileApi } from "./api";
 import { checkFromIndexSize, EOFError } from "./errors";
 import { endHandOff, handed, handOff } from "./hand-off";
@@ -35,7 +40,7 @@ import {
 } from "./streams";
 import { SyncDriver } from "./sync/driver";
 import { type RandomAccessFileParts, RandomAccessFilePrimitives } from "./sync/primitive-methods";
-import type { Window } from "./window/window";
+import { UNBUFFERED_MEMORY, type Window } from "./window/window";
 
 /**
  * `java.io.RandomAccessFile` for Node.js: Java's names and semantics, `DataInput`/`DataOutput`
@@ -85,12 +90,15 @@ export class RandomAccessFile
   constructor(path: string | URL, mode: FileMode, options: RandomAccessFileOptions = {}) {
     const plan = planOpen(path, mode, options);
     const backend = plan.backend;
+    // Unbuffered, each primitive is one system call on the window's memory: a direct buffer where the
+    // backend has one, so the call passes an address rather than a typed array (BENCHMARKS.md).
+    const direct = plan.bufferSize === 0 ? allocateDirect(backend, UNBUFFERED_MEMORY) : undefined;
     const fd = backend.open(plan.path, plan.mode);
     if (fd < 0) throw systemCallError(fd, "open", plan.path);
-    const w = openWindow(plan, fd);
+    const w = openWindow(plan, fd, direct?.bytes.buffer);
     if (plan.mode === "r") rejectDirectory(backend, w);
     // The window and the driver, for this class's fields and the primitive methods' (`hand-off.ts`).
-    handOff<RandomAccessFileParts>({ w, io: new SyncDriver(w, backend, plan.order) });
+    handOff<RandomAccessFileParts>({ w, io: new SyncDriver(w, backend, plan.order, direct) });
     super();
     endHandOff();
     this.#order = plan.order;

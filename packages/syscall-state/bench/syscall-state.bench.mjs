@@ -9,11 +9,13 @@ import { defineSuite, findJdks, iterationArg, javaCommand } from "@rafkit/bench"
 import {
   adaptSystemCall,
   adaptSystemCallExplicit,
+  allocateDirect,
   CaptureState,
   isNativeAvailable,
   nativeBackend,
   nativeLibc,
   nodeBackend,
+  oneShotTransfers,
 } from "@rafkit/syscall-state";
 
 /** An fd no process has open: valid for `node:fs` (a non-negative int32), so the failure comes from the kernel. */
@@ -143,22 +145,43 @@ export const NodeErrno = defineSuite({
   },
 });
 
-/** A 4-byte `pread` at offset 0 through each syscall-state backend: result or `-errno`, never a throw. */
+/**
+ * A 4-byte `pread` at offset 0 through each syscall-state backend: result or `-errno`, never a throw.
+ * `oneShot` is the native backend's call without its checks and EINTR retry (`oneShotTransfers`), into a
+ * typed array; `direct` is the same call into a direct buffer (`allocateDirect`), which passes an address.
+ */
 export const BackendPread = defineSuite({
   name: "BackendPread",
   description: "backend.pread(fd, buf, 0, 4, 0) of a cached 4 KiB file",
-  state: () => ({
-    file: tempFile(4096),
-    buf: new Uint8Array(4),
-    native: isNativeAvailable() ? nativeBackend() : undefined,
-    node: nodeBackend(),
-  }),
+  state: () => {
+    const native = isNativeAvailable() ? nativeBackend() : undefined;
+    return {
+      file: tempFile(4096),
+      buf: new Uint8Array(4),
+      native,
+      oneShot: native === undefined ? undefined : oneShotTransfers(native),
+      direct: native === undefined ? undefined : allocateDirect(native, 4),
+      node: nodeBackend(),
+    };
+  },
   teardown: { trial: (s) => s.file.dispose() },
   options: { unit: "ns" },
   benchmarks: {
     native: {
       run: (_bh, s) => s.native.pread(s.file.fd, s.buf, 0, 4, 0),
       unavailable: nativeUnavailable,
+    },
+    oneShot: {
+      run: (_bh, s) => s.oneShot.pread(s.file.fd, s.buf, 0, 4, 0),
+      unavailable: nativeUnavailable,
+    },
+    direct: {
+      run: (_bh, s) => s.direct.pread(s.file.fd, 4, 0),
+      unavailable: () =>
+        nativeUnavailable() ??
+        (allocateDirect(nativeBackend(), 4) === undefined
+          ? "the native backend has no direct buffers on this platform"
+          : undefined),
     },
     node: (_bh, s) => s.node.pread(s.file.fd, s.buf, 0, 4, 0),
   },

@@ -22,6 +22,7 @@ export {
   withOpenDescriptor,
 } from "./browser/backends";
 export { type BackendKind, getBackend, isNativeAvailable } from "./browser/get-backend";
+export { allocateDirect, type DirectBuffer } from "./direct-buffer";
 export { describeErrno, errnoName, errnoOf } from "./errno";
 export { SystemCallError, systemCallError } from "./errors";
 export { type OneShotTransfers, oneShotTransfers } from "./one-shot";

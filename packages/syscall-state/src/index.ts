@@ -17,6 +17,7 @@ export type {
   LockRequest,
   SyncBackend,
 } from "./backend";
+export { allocateDirect, type DirectBuffer } from "./direct-buffer";
 export { describeErrno, errnoName, errnoOf } from "./errno";
 export { SystemCallError, systemCallError } from "./errors";
 export { type BackendKind, getBackend } from "./get-backend";

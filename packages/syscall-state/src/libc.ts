@@ -16,6 +16,12 @@ export interface NativeLibc {
   readonly close: NativeFunction;
   readonly pread: NativeFunction;
   readonly pwrite: NativeFunction;
+  /**
+   * `pread` and `pwrite` with the buffer as its address, an integer: for memory at a fixed address (a
+   * direct buffer), where koffi then has no typed array to inspect per call.
+   */
+  readonly preadAddress: NativeFunction;
+  readonly pwriteAddress: NativeFunction;
   readonly lseek: NativeFunction;
   readonly ftruncate: NativeFunction;
   readonly fsync: NativeFunction;
@@ -109,6 +115,18 @@ export function bindLibc(layout: PlatformLayout): NativeLibc {
     pwrite: lib.func(
       "int64_t pwrite(int fd, const void *buf, size_t n, int64_t offset)",
     ) as NativeFunction,
+    preadAddress: lib.func("pread", "int64_t", [
+      "int",
+      "intptr_t",
+      "size_t",
+      "int64_t",
+    ]) as NativeFunction,
+    pwriteAddress: lib.func("pwrite", "int64_t", [
+      "int",
+      "intptr_t",
+      "size_t",
+      "int64_t",
+    ]) as NativeFunction,
     lseek: lib.func("int64_t lseek(int fd, int64_t offset, int whence)") as NativeFunction,
     ftruncate: lib.func("int ftruncate(int fd, int64_t length)") as NativeFunction,
     fsync: lib.func("int fsync(int fd)") as NativeFunction,

@@ -1,6 +1,8 @@
 import * as fs from "node:fs";
 import { type AdaptedSystemCall, adaptSystemCall, type NativeFunction } from "./adapter";
+import { addressOf } from "./address";
 import type { FileMode, LockRequest } from "./backend";
+import { AddressedBuffer } from "./direct-buffer";
 import { errnoOf } from "./errno";
 import type { NativeLibc } from "./libc";
 import { MAX_POLL_MS, sleep } from "./lock-poll";
@@ -46,6 +48,8 @@ export function nativePrimitives(libc: NativeLibc): Primitives {
   const close = adapt(libc.close);
   const pread = adapt(libc.pread);
   const pwrite = adapt(libc.pwrite);
+  const preadAddress = adapt(libc.preadAddress);
+  const pwriteAddress = adapt(libc.pwriteAddress);
   const lseek = adapt(libc.lseek);
   const ftruncate = adapt(libc.ftruncate);
   const fsync = adapt(libc.fsync);
@@ -161,6 +165,13 @@ export function nativePrimitives(libc: NativeLibc): Primitives {
       pread(fd, viewOf(buffer, offset, length), length, position),
     pwrite: (fd, buffer, offset, length, position) =>
       pwrite(fd, viewOf(buffer, offset, length), length, position),
+    allocateDirect: (capacity) => {
+      const memory = new SharedArrayBuffer(capacity);
+      const address = addressOf(memory);
+      return address === undefined
+        ? undefined
+        : new AddressedBuffer(memory, address, preadAddress, pwriteAddress);
+    },
     size: (fd) => {
       const r = lseek(fd, 0, L.SEEK_END);
       return r >= 0 ? exact(r) : sizeOf(fd, r);

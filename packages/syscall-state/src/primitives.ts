@@ -1,4 +1,5 @@
 import type { AsyncBackend, SyncBackend } from "./backend";
+import type { DirectBuffer } from "./direct-buffer";
 
 /**
  * One system call per method, with no retry and no loop: what a backend is built from. The shared
@@ -7,7 +8,10 @@ import type { AsyncBackend, SyncBackend } from "./backend";
  * plain functions: the composed backend calls them without a `this`.
  */
 export type Primitives = Omit<SyncBackend, "preadFully" | "pwriteFully"> &
-  Omit<AsyncBackend, "preadFullyAsync" | "pwriteFullyAsync">;
+  Omit<AsyncBackend, "preadFullyAsync" | "pwriteFullyAsync"> & {
+    /** A direct buffer and its `pread`/`pwrite` ({@link allocateDirect}), where the platform has them. */
+    readonly allocateDirect?: (capacity: number) => DirectBuffer | undefined;
+  };
 
 /** Where a composed backend keeps its primitives; a registered symbol, so every copy of this package agrees. */
 export const PRIMITIVES: unique symbol = Symbol.for("@rafkit/syscall-state/primitives");

@@ -33,6 +33,6 @@ test.runIf(linux).each(examples.map((example, k) => [k, example] as const))(
 );
 
 test("the README has its examples", () => {
-  expect(examples.length).toBe(3);
+  expect(examples.length).toBe(4);
   expect(examples.filter((e) => e.output !== undefined).length).toBe(2);
 });

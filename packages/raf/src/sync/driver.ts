@@ -1,5 +1,6 @@
 import type { ByteOrder, NumericArray } from "@rafkit/bits";
 import {
+  type DirectBuffer,
   errnoOf,
   type OneShotTransfers,
   oneShotTransfers,
@@ -37,12 +38,18 @@ export class SyncDriver {
    * backend's checks").
    */
   readonly #oneShot: OneShotTransfers;
+  /**
+   * Unbuffered over a direct buffer (the window's memory is its bytes): a primitive's one system call
+   * passes the buffer's address instead of a view (BENCHMARKS.md, "Direct buffers").
+   */
+  readonly #direct: DirectBuffer | undefined;
 
-  constructor(w: Window, backend: SyncBackend, order: ByteOrder) {
+  constructor(w: Window, backend: SyncBackend, order: ByteOrder, direct?: DirectBuffer) {
     this.w = w;
     this.backend = backend;
     this.order = order;
     this.#oneShot = oneShotTransfers(backend) ?? backend;
+    this.#direct = direct;
   }
 
   #io(): void {
@@ -144,7 +151,10 @@ export class SyncDriver {
    */
   #preadScratch(scratch: Uint8Array, n: number): number {
     // `scratch` (Window.scratch) ends at or before MAX_POSITION: the position needs no check.
-    return this.#oneShot.pread(this.w.fd, scratch, 0, n, this.w.rawPointer);
+    const d = this.#direct;
+    return d !== undefined
+      ? d.pread(this.w.fd, n, this.w.rawPointer)
+      : this.#oneShot.pread(this.w.fd, scratch, 0, n, this.w.rawPointer);
   }
 
   /** Slow path of a primitive write (`room`): the index in the window where `n` bytes go (then {@link Window.commit}). */
@@ -254,7 +264,10 @@ export class SyncDriver {
 
   /** `pwrite` of `n` bytes at the pointer from `scratch` (see {@link #preadScratch} for why a method of its own). */
   #pwriteScratch(scratch: Uint8Array, n: number): number {
-    return this.#oneShot.pwrite(this.w.fd, scratch, 0, n, this.w.rawPointer);
+    const d = this.#direct;
+    return d !== undefined
+      ? d.pwrite(this.w.fd, n, this.w.rawPointer)
+      : this.#oneShot.pwrite(this.w.fd, scratch, 0, n, this.w.rawPointer);
   }
 
   /** Runs `op` at `position` (positional I/O): the file pointer does not move. */

@@ -17,6 +17,8 @@ export const MAX_POSITION = Number.MAX_SAFE_INTEGER;
 
 /** Bytes of the window's `DataView` past its buffer (the widest primitive). */
 const VIEW_SLACK = 8;
+/** The memory of an unbuffered window: 8 bytes, the widest primitive, and the view's slack. */
+export const UNBUFFERED_MEMORY = 8 + VIEW_SLACK;
 
 /** What a released window's `buf` and `view` show instead of the memory it gave back (see {@link Window.release}). */
 const RELEASED = new ArrayBuffer(8 + VIEW_SLACK);
@@ -125,7 +127,13 @@ export class Window {
     fd: number,
     path: string,
     capacity: number,
-    options: { readOnly: boolean; writeThrough: boolean; codec?: ViewCodec },
+    options: {
+      readOnly: boolean;
+      writeThrough: boolean;
+      codec?: ViewCodec;
+      /** An unbuffered window's memory ({@link UNBUFFERED_MEMORY} bytes, a direct buffer's); else its own. */
+      memory?: ArrayBufferLike | undefined;
+    },
   ) {
     this.fd = fd;
     this.path = path;
@@ -136,7 +144,9 @@ export class Window {
     // Buffered windows reuse the memory of windows closed before (`release`).
     const length = Math.max(capacity, 8);
     const bytes =
-      capacity > 0 ? takeBuffer(length + VIEW_SLACK) : new ArrayBuffer(length + VIEW_SLACK);
+      capacity > 0
+        ? takeBuffer(length + VIEW_SLACK)
+        : (options.memory ?? new ArrayBuffer(UNBUFFERED_MEMORY));
     this.buf = new Uint8Array(bytes, 0, length);
     this.request = new PendingRequest(this.buf);
     this.view = new DataView(bytes);

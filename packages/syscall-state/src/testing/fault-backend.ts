@@ -1,5 +1,6 @@
 import type { Backend, FileMode, LockRequest } from "../backend";
 import { ComposedBackend } from "../compose-backend";
+import type { DirectBuffer } from "../direct-buffer";
 import { errnoOf } from "../errno";
 import { nodeError } from "../node-error";
 import { PRIMITIVES, type Primitives } from "../primitives";
@@ -238,8 +239,30 @@ export function faultBackend(inner: Backend, rules: readonly FaultRule[] = []): 
       return run(fd, b, o, Math.min(l, rule.shortTransfer!), pos);
     };
 
+  // Where `inner` has direct buffers, so does the wrapper, and their calls meet the same rules.
+  type Direct = (fd: number, length: number, position: number) => number;
+  const direct =
+    (call: "pread" | "pwrite", run: Direct): Direct =>
+    (fd, length, position) => {
+      const rule = decide(info(call, false, fd, position, length));
+      if (rule === undefined) return run(fd, length, position);
+      return rule.result ?? run(fd, Math.min(length, rule.shortTransfer!), position);
+    };
+  const allocate = p.allocateDirect;
+  const allocateDirect = (capacity: number): DirectBuffer | undefined => {
+    const d = allocate?.(capacity);
+    return d === undefined
+      ? undefined
+      : {
+          bytes: d.bytes,
+          pread: direct("pread", (fd, length, position) => d.pread(fd, length, position)),
+          pwrite: direct("pwrite", (fd, length, position) => d.pwrite(fd, length, position)),
+        };
+  };
+
   const faulty: Primitives = {
     name: `fault(${inner.name})`,
+    ...(allocate === undefined ? {} : { allocateDirect }),
     open: simple(
       (path: string, _mode: FileMode) => info("open", false, -1, -1, -1, path),
       (path, mode) => p.open(path, mode),
@@ -315,7 +338,6 @@ export function faultBackend(inner: Backend, rules: readonly FaultRule[] = []): 
       (fd, r) => p.lockAsync(fd, r),
     ),
   };
-
   const features = inner.features ?? { locks: true, allocate: true, fadvise: true };
   const backend = new ComposedBackend(faulty, features) as ComposedBackend & {
     calls: Record<FaultCall, number>;
