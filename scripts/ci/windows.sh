@@ -47,7 +47,9 @@ tests=(
   packages/syscall-state/test/errors.test.ts
   packages/syscall-state/test/windows.test.ts
   packages/syscall-state/test/sync-directory.test.ts
+  packages/syscall-state/test/direct-buffer.test.ts
   packages/raf/test/behaviour.test.ts
+  packages/raf/test/direct-primitives.test.ts
   packages/raf/test/locks.test.ts
   packages/raf/test/large-file.test.ts
   apps/kv/test/store.test.ts

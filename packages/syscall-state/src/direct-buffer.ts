@@ -44,15 +44,17 @@ export class AddressedBuffer implements DirectBuffer {
   readonly #pread: AddressTransfer;
   readonly #pwrite: AddressTransfer;
 
+  /** `memory` may run past `capacity`: a backend's own per-call state can live there, behind the bytes. */
   constructor(
     memory: SharedArrayBuffer,
+    capacity: number,
     address: number,
     pread: AddressTransfer,
     pwrite: AddressTransfer,
   ) {
-    this.bytes = new Uint8Array(memory);
+    this.bytes = new Uint8Array(memory, 0, capacity);
     this.#address = address;
-    this.#capacity = memory.byteLength;
+    this.#capacity = capacity;
     this.#pread = pread;
     this.#pwrite = pwrite;
   }

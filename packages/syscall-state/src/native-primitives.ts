@@ -170,7 +170,7 @@ export function nativePrimitives(libc: NativeLibc): Primitives {
       const address = addressOf(memory);
       return address === undefined
         ? undefined
-        : new AddressedBuffer(memory, address, preadAddress, pwriteAddress);
+        : new AddressedBuffer(memory, capacity, address, preadAddress, pwriteAddress);
     },
     size: (fd) => {
       const r = lseek(fd, 0, L.SEEK_END);

@@ -12,6 +12,9 @@ export interface NativeKernel32 {
   readonly CloseHandle: NativeFunction;
   readonly ReadFile: NativeFunction;
   readonly WriteFile: NativeFunction;
+  /** `ReadFile` and `WriteFile` with the buffer, the count and the OVERLAPPED as addresses (a direct buffer's). */
+  readonly ReadFileAddress: NativeFunction;
+  readonly WriteFileAddress: NativeFunction;
   readonly GetFileInformationByHandleEx: NativeFunction;
   readonly SetFileInformationByHandle: NativeFunction;
   readonly FlushFileBuffers: NativeFunction;
@@ -69,6 +72,12 @@ function bind(): NativeKernel32 {
     ),
     WriteFile: f(
       "int __stdcall WriteFile(intptr_t handle, const void *buffer, uint32_t length, void *done, void *overlapped)",
+    ),
+    ReadFileAddress: f(
+      "int __stdcall ReadFile(intptr_t handle, intptr_t buffer, uint32_t length, intptr_t done, intptr_t overlapped)",
+    ),
+    WriteFileAddress: f(
+      "int __stdcall WriteFile(intptr_t handle, intptr_t buffer, uint32_t length, intptr_t done, intptr_t overlapped)",
     ),
     GetFileInformationByHandleEx: f(
       "int __stdcall GetFileInformationByHandleEx(intptr_t handle, int infoClass, void *info, uint32_t size)",

@@ -1,6 +1,8 @@
 import { type AdaptedSystemCall, adaptSystemCall, type NativeFunction } from "../adapter";
+import { addressOf } from "../address";
 import type { Backend, FileMode, LockRequest } from "../backend";
 import { ComposedBackend } from "../compose-backend";
+import { AddressedBuffer } from "../direct-buffer";
 import { errnoOf } from "../errno";
 import { MAX_POLL_MS, sleep } from "../lock-poll";
 import { unknownMode } from "../node-error";
@@ -117,6 +119,8 @@ export function win32Primitives(k: NativeKernel32): Primitives {
   const closeHandle = adapt(k.CloseHandle);
   const readFile = adapt(k.ReadFile);
   const writeFile = adapt(k.WriteFile);
+  const readFileAddress = adapt(k.ReadFileAddress);
+  const writeFileAddress = adapt(k.WriteFileAddress);
   const getInfo = adapt(k.GetFileInformationByHandleEx);
   const setInfo = adapt(k.SetFileInformationByHandle);
   const flush = adapt(k.FlushFileBuffers);
@@ -239,8 +243,37 @@ export function win32Primitives(k: NativeKernel32): Primitives {
     return errno(r);
   };
 
+  /**
+   * A direct buffer: the bytes, then the call's count and OVERLAPPED, in one memory at one address, so
+   * that ReadFile and WriteFile take three addresses and koffi inspects no typed array.
+   */
+  const allocateDirect = (capacity: number): AddressedBuffer | undefined => {
+    const countFrom = Math.ceil(capacity / 8) * 8;
+    const memory = new SharedArrayBuffer(countFrom + 8 + 32);
+    const address = addressOf(memory);
+    if (address === undefined) return undefined;
+    const count = new Uint32Array(memory, countFrom, 1);
+    const ovOf = new Uint32Array(memory, countFrom + 8, 8);
+    const countAt = address + countFrom;
+    const ovAt = countAt + 8;
+    return new AddressedBuffer(
+      memory,
+      capacity,
+      address,
+      (fd, at, length, position) => {
+        overlapped(ovOf, position);
+        return readResult(readFileAddress(fd, at, length, countAt, ovAt), count);
+      },
+      (fd, at, length, position) => {
+        overlapped(ovOf, position);
+        return writeResult(writeFileAddress(fd, at, length, countAt, ovAt), count);
+      },
+    );
+  };
+
   return {
     name: "native",
+    allocateDirect,
     open: (path, mode) => opened(path, mode, createFile(...openArgs(path, mode))),
     close: (fd) => closed(fd, closeHandle(fd)),
     pread: (fd, buffer, offset, length, position) => {
