@@ -60,31 +60,30 @@ export class AddressedBuffer implements DirectBuffer {
   }
 
   pread(fd: number, length: number, position: number): number {
-    // The count is what keeps the kernel inside `bytes`: an integer in [0, capacity], nothing koffi converts.
-    if (typeof length !== "number" || length >>> 0 !== length || length > this.#capacity)
-      throw badLength(length, this.#capacity);
+    checkLength(length, this.#capacity);
     return this.#pread(fd, this.#address, length, position);
   }
 
   pwrite(fd: number, length: number, position: number): number {
-    if (typeof length !== "number" || length >>> 0 !== length || length > this.#capacity)
-      throw badLength(length, this.#capacity);
+    checkLength(length, this.#capacity);
     return this.#pwrite(fd, this.#address, length, position);
   }
 }
 
-function badLength(length: unknown, capacity: number): RangeError {
-  return nodeError(
-    RangeError,
-    "ERR_OUT_OF_RANGE",
-    `The value of "length" is out of range. It must be an integer >= 0 && <= ${capacity}. Received ${String(length)}`,
-  );
+/** The count is what keeps the kernel inside the buffer: an integer in [0, capacity], nothing koffi converts. */
+function checkLength(length: unknown, capacity: number): void {
+  if (typeof length !== "number" || length >>> 0 !== length || length > capacity) {
+    throw nodeError(
+      RangeError,
+      "ERR_OUT_OF_RANGE",
+      `The value of "length" is out of range. It must be an integer >= 0 && <= ${capacity}. Received ${String(length)}`,
+    );
+  }
 }
 
 /**
  * A {@link DirectBuffer} of `capacity` bytes for the files of `backend`, or `undefined` where the backend
- * has none: any backend but this package's native one on POSIX, and any wrapper (as for
- * {@link oneShotTransfers}). For a file object's own scratch memory, the buffer an unbuffered primitive
+ * has none: any backend but this package's native one, and any wrapper (as for {@link oneShotTransfers}). For a file object's own scratch memory, the buffer an unbuffered primitive
  * is encoded into and sent from. Throws `ERR_OUT_OF_RANGE` for a `capacity` that is not an integer in
  * `[1, 2**30]`.
  *
