@@ -84,7 +84,6 @@ function rafState({ kiloBytes, impl }) {
     count: 0,
     width: 0,
     small,
-    smallView: new DataView(small.buffer, small.byteOffset, 8),
     bytes,
     view: new DataView(backing),
     values: [],

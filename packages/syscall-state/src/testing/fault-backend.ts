@@ -338,6 +338,7 @@ export function faultBackend(inner: Backend, rules: readonly FaultRule[] = []): 
       (fd, r) => p.lockAsync(fd, r),
     ),
   };
+
   const features = inner.features ?? { locks: true, allocate: true, fadvise: true };
   const backend = new ComposedBackend(faulty, features) as ComposedBackend & {
     calls: Record<FaultCall, number>;
