@@ -113,7 +113,8 @@ export const TARGETS: readonly Target[] = [
     name: "bits-set-near-floor",
     group: "bits",
     text: "single set within 1.3x of the floor Uint8Array setter",
-    floor: "a view-cache compare + an integer-offset check + the DataView call (BitsSet.floor)",
+    floor:
+      "a view-cache compare + an integer-offset check + the DataView call, called as the codec is (BitsSet.floor)",
     kind: "ratio",
     numerator: one("BitsSet.bigEndian"),
     denominator: one("BitsSet.floor"),

@@ -130,6 +130,28 @@ describe("the @rafkit/raf suites compare like with like", () => {
     });
   }
 
+  it("RandomAccessFileBenchmark: each iteration writes fresh random values, as the JDK's per-iteration arrays", async () => {
+    const params = { impl: "rafkit", kiloBytes: 1 };
+    const state = (await RandomAccessFileBenchmark.state!(params)) as unknown as AnyState;
+    const written: (number | bigint)[][] = [];
+    for (let iteration = 0; iteration < 2; iteration++) {
+      await RandomAccessFileBenchmark.setup!.iteration!(state as never, params);
+      try {
+        await benchmarkFn(RandomAccessFileBenchmark, "writeInt")(
+          recorder(),
+          state as never,
+          params,
+        );
+        const onDisk = decode(new Uint8Array(readFileSync(state.path!)), "Int");
+        expect(onDisk).toEqual(Array.from(state.values));
+        written.push(onDisk);
+      } finally {
+        await RandomAccessFileBenchmark.teardown!.iteration!(state as never, params);
+      }
+    }
+    expect(written[1]).not.toEqual(written[0]);
+  });
+
   it("RafBulk: readInts and the floor decode the file's ints", async () => {
     const state = (await RafBulk.state!({})) as unknown as { ints: Int32Array; dir: string };
     const expected = Int32Array.from(

@@ -110,6 +110,8 @@ function openIteration(s) {
   writeFileSync(s.path, randomFillSync(new Uint8Array(s.size)));
   readFileSync(s.path);
   s.valueBytes = randomFillSync(new Uint8Array(s.size));
+  // The first call of the iteration views the fresh bytes as its primitive's values (see `method`).
+  s.width = 0;
   s.handle = s.impl?.open(s.path);
 }
 
@@ -125,7 +127,7 @@ function method(benchmark, name, body) {
   const width = WIDTH[primitiveOf(name)];
   return {
     run(bh, s) {
-      // Set on the first call of the fork: the state does not know which method it serves.
+      // Set on the first call of each iteration: the state does not know which method it serves.
       if (s.width !== width) {
         s.width = width;
         s.count = s.size / width;
