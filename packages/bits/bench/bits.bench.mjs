@@ -89,8 +89,8 @@ const bufferSet = {
  * fallback and no error of its own: a real codec needs both, off the hot path. `last` is a parameter, as in
  * the codecs (a constant to the optimiser). Shaped as the codecs are (an empty frozen object over the frozen
  * methods) so that `BitsSet.floor` calls it exactly as `BitsSet.bigEndian` calls `BigEndian`: through the
- * same `bitsSet` arrow, from the state. Called any other way, the floor measured the call path too: Int64
- * 6.7 ns as a plain function, 9.8 ns through a codec-shaped object (BENCHMARKS.md, "The set floor").
+ * same `bitsSet` arrow, from the state. Called any other way, the ratio measured the call paths' difference
+ * too (BENCHMARKS.md, "The floor is called as the codec is").
  */
 function floorCodec(last) {
   const miss = () => {
