@@ -54,6 +54,36 @@ describe.each(BACKENDS)("buffered hot paths (%s backend)", (kind) => {
     f.close();
   });
 
+  test("writes after reads cost no system call, and the flush writes only the written bytes", () => {
+    const pwrites: { position: number; length: number }[] = [];
+    // A rule that never fires, to see each pwrite's range.
+    const backend = faultBackend(getBackend(kind), [
+      {
+        call: "pwrite",
+        errno: "EIO",
+        when: ({ position, length }) => !pwrites.push({ position, length }),
+      },
+    ]);
+    const f = new RandomAccessFile(file(), "rw", { bufferSize: 64, backend });
+    const expected = Buffer.from(data);
+    f.seek(8);
+    expect(f.readInt()).toBe(expected.readInt32BE(8));
+    expect(f.readInt()).toBe(expected.readInt32BE(12));
+    backend.resetCalls();
+    f.writeInt(-7);
+    f.writeShort(0x0102);
+    expected.writeInt32BE(-7, 16);
+    expected.writeInt16BE(0x0102, 20);
+    expect(f.getFilePointer()).toBe(22);
+    expect(backend.totalCalls()).toBe(0);
+    f.seek(16);
+    expect(f.readInt()).toBe(-7);
+    f.flush();
+    expect(pwrites).toEqual([{ position: 16, length: 6 }]);
+    expect(readFileSync(f.path)).toEqual(expected);
+    f.close();
+  });
+
   test.each(["rws", "rwd"] as const)(
     "%s with a window: every primitive write is one pwrite before it returns",
     (mode) => {
