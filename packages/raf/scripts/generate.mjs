@@ -123,9 +123,21 @@ const syncWrite = (p) => {
   return `  write${p.name}(v: ${p.write}): void {
 ${coerce === undefined ? "" : `    ${coerce}\n`}    const w = this.#w;
     const i = w.cursor;
-    if (i + ${p.width} <= w.runEnd) {
-${encoded.map((s) => `      ${s}\n`).join("")}      w.cursor = i + ${p.width};
-    } else this.#io.putSlow(${p.constant}, v);
+    if (i + ${p.width} > w.runEnd) {
+      if (
+        w.readEnd < 0 ||
+        i + ${p.width} > w.limit ||
+        w.start + i + ${p.width} > MAX_POSITION ||
+        (w.dirtyTo > w.dirtyFrom && (i > w.dirtyTo || i + ${p.width} < w.dirtyFrom))
+      ) {
+        this.#io.putSlow(${p.constant}, v);
+        return;
+      }
+      w.readEnd = -1;
+      w.runFrom = i;
+      w.runEnd = Math.min(w.limit, MAX_POSITION - w.start);
+    }
+${encoded.map((s) => `    ${s}\n`).join("")}    w.cursor = i + ${p.width};
   }`;
 };
 
@@ -153,7 +165,7 @@ const sync = `${HEADER}import type { RandomAccessFileApi } from "../api";
 import { handed } from "../hand-off";
 import { toPosition } from "../position";
 ${imports(ALL, "../primitives")}
-import type { Window } from "../window/window";
+import { MAX_POSITION, type Window } from "../window/window";
 import type { SyncDriver } from "./driver";
 
 /** @internal What a \`RandomAccessFile\`'s constructor hands its fields (\`handOff\`, before \`super()\`). */
@@ -168,9 +180,11 @@ export abstract class RandomAccessFilePrimitives
 {
   // Each method writes out the window's hot path (its cursor against one bound, as \`takeRead\` and
   // \`runIndex\` do, without their -1 to test) and one codec call, so V8 compiles it into the caller;
-  // the slow path is the driver's. The window and the driver are handed off by the constructor
-  // (\`hand-off.ts\`), not passed as parameters: neither shows on the instance or in the d.ts, and each
-  // field's first value is its lasting one.
+  // the slow path is the driver's. A write that finds the read cursor instead of a run turns it into one
+  // (as the slow path's \`commit\` would), written out: that case runs once per file, and a call made
+  // even once is compiled into the caller's loop, where V8 then keeps the loop's variables on the stack.
+  // The window and the driver are handed off by the constructor (\`hand-off.ts\`), not passed as
+  // parameters: neither shows on the instance or in the d.ts, and each field's first value is its lasting one.
   readonly #w: Window = handed<RandomAccessFileParts>().w;
   readonly #io: SyncDriver = handed<RandomAccessFileParts>().io;
 

@@ -19,7 +19,7 @@ import {
   UNSIGNED_BYTE,
   UNSIGNED_SHORT,
 } from "../primitives";
-import type { Window } from "../window/window";
+import { MAX_POSITION, type Window } from "../window/window";
 import type { SyncDriver } from "./driver";
 
 /** @internal What a `RandomAccessFile`'s constructor hands its fields (`handOff`, before `super()`). */
@@ -34,9 +34,11 @@ export abstract class RandomAccessFilePrimitives
 {
   // Each method writes out the window's hot path (its cursor against one bound, as `takeRead` and
   // `runIndex` do, without their -1 to test) and one codec call, so V8 compiles it into the caller;
-  // the slow path is the driver's. The window and the driver are handed off by the constructor
-  // (`hand-off.ts`), not passed as parameters: neither shows on the instance or in the d.ts, and each
-  // field's first value is its lasting one.
+  // the slow path is the driver's. A write that finds the read cursor instead of a run turns it into one
+  // (as the slow path's `commit` would), written out: that case runs once per file, and a call made
+  // even once is compiled into the caller's loop, where V8 then keeps the loop's variables on the stack.
+  // The window and the driver are handed off by the constructor (`hand-off.ts`), not passed as
+  // parameters: neither shows on the instance or in the d.ts, and each field's first value is its lasting one.
   readonly #w: Window = handed<RandomAccessFileParts>().w;
   readonly #io: SyncDriver = handed<RandomAccessFileParts>().io;
 
@@ -135,80 +137,176 @@ export abstract class RandomAccessFilePrimitives
   writeBoolean(v: boolean): void {
     const w = this.#w;
     const i = w.cursor;
-    if (i + 1 <= w.runEnd) {
-      w.codec.setBoolean(w.view, i, v);
-      w.cursor = i + 1;
-    } else this.#io.putSlow(BOOLEAN, v);
+    if (i + 1 > w.runEnd) {
+      if (
+        w.readEnd < 0 ||
+        i + 1 > w.limit ||
+        w.start + i + 1 > MAX_POSITION ||
+        (w.dirtyTo > w.dirtyFrom && (i > w.dirtyTo || i + 1 < w.dirtyFrom))
+      ) {
+        this.#io.putSlow(BOOLEAN, v);
+        return;
+      }
+      w.readEnd = -1;
+      w.runFrom = i;
+      w.runEnd = Math.min(w.limit, MAX_POSITION - w.start);
+    }
+    w.codec.setBoolean(w.view, i, v);
+    w.cursor = i + 1;
   }
 
   writeByte(v: number): void {
     v = +v;
     const w = this.#w;
     const i = w.cursor;
-    if (i + 1 <= w.runEnd) {
-      w.codec.setInt8(w.view, i, v);
-      w.cursor = i + 1;
-    } else this.#io.putSlow(BYTE, v);
+    if (i + 1 > w.runEnd) {
+      if (
+        w.readEnd < 0 ||
+        i + 1 > w.limit ||
+        w.start + i + 1 > MAX_POSITION ||
+        (w.dirtyTo > w.dirtyFrom && (i > w.dirtyTo || i + 1 < w.dirtyFrom))
+      ) {
+        this.#io.putSlow(BYTE, v);
+        return;
+      }
+      w.readEnd = -1;
+      w.runFrom = i;
+      w.runEnd = Math.min(w.limit, MAX_POSITION - w.start);
+    }
+    w.codec.setInt8(w.view, i, v);
+    w.cursor = i + 1;
   }
 
   writeShort(v: number): void {
     v = +v;
     const w = this.#w;
     const i = w.cursor;
-    if (i + 2 <= w.runEnd) {
-      w.codec.setInt16(w.view, i, v);
-      w.cursor = i + 2;
-    } else this.#io.putSlow(SHORT, v);
+    if (i + 2 > w.runEnd) {
+      if (
+        w.readEnd < 0 ||
+        i + 2 > w.limit ||
+        w.start + i + 2 > MAX_POSITION ||
+        (w.dirtyTo > w.dirtyFrom && (i > w.dirtyTo || i + 2 < w.dirtyFrom))
+      ) {
+        this.#io.putSlow(SHORT, v);
+        return;
+      }
+      w.readEnd = -1;
+      w.runFrom = i;
+      w.runEnd = Math.min(w.limit, MAX_POSITION - w.start);
+    }
+    w.codec.setInt16(w.view, i, v);
+    w.cursor = i + 2;
   }
 
   writeChar(v: string | number): void {
     if (typeof v !== "string") v = +v;
     const w = this.#w;
     const i = w.cursor;
-    if (i + 2 <= w.runEnd) {
-      w.codec.setChar(w.view, i, v);
-      w.cursor = i + 2;
-    } else this.#io.putSlow(CHAR, v);
+    if (i + 2 > w.runEnd) {
+      if (
+        w.readEnd < 0 ||
+        i + 2 > w.limit ||
+        w.start + i + 2 > MAX_POSITION ||
+        (w.dirtyTo > w.dirtyFrom && (i > w.dirtyTo || i + 2 < w.dirtyFrom))
+      ) {
+        this.#io.putSlow(CHAR, v);
+        return;
+      }
+      w.readEnd = -1;
+      w.runFrom = i;
+      w.runEnd = Math.min(w.limit, MAX_POSITION - w.start);
+    }
+    w.codec.setChar(w.view, i, v);
+    w.cursor = i + 2;
   }
 
   writeInt(v: number): void {
     v = +v;
     const w = this.#w;
     const i = w.cursor;
-    if (i + 4 <= w.runEnd) {
-      w.codec.setInt32(w.view, i, v);
-      w.cursor = i + 4;
-    } else this.#io.putSlow(INT, v);
+    if (i + 4 > w.runEnd) {
+      if (
+        w.readEnd < 0 ||
+        i + 4 > w.limit ||
+        w.start + i + 4 > MAX_POSITION ||
+        (w.dirtyTo > w.dirtyFrom && (i > w.dirtyTo || i + 4 < w.dirtyFrom))
+      ) {
+        this.#io.putSlow(INT, v);
+        return;
+      }
+      w.readEnd = -1;
+      w.runFrom = i;
+      w.runEnd = Math.min(w.limit, MAX_POSITION - w.start);
+    }
+    w.codec.setInt32(w.view, i, v);
+    w.cursor = i + 4;
   }
 
   writeLong(v: bigint | number): void {
     const w = this.#w;
     const i = w.cursor;
-    if (i + 8 <= w.runEnd) {
-      if (typeof v === "bigint") w.codec.setBigInt64(w.view, i, v);
-      else w.codec.setSafeInt64(w.view, i, v);
-      w.cursor = i + 8;
-    } else this.#io.putSlow(LONG, v);
+    if (i + 8 > w.runEnd) {
+      if (
+        w.readEnd < 0 ||
+        i + 8 > w.limit ||
+        w.start + i + 8 > MAX_POSITION ||
+        (w.dirtyTo > w.dirtyFrom && (i > w.dirtyTo || i + 8 < w.dirtyFrom))
+      ) {
+        this.#io.putSlow(LONG, v);
+        return;
+      }
+      w.readEnd = -1;
+      w.runFrom = i;
+      w.runEnd = Math.min(w.limit, MAX_POSITION - w.start);
+    }
+    if (typeof v === "bigint") w.codec.setBigInt64(w.view, i, v);
+    else w.codec.setSafeInt64(w.view, i, v);
+    w.cursor = i + 8;
   }
 
   writeFloat(v: number): void {
     v = +v;
     const w = this.#w;
     const i = w.cursor;
-    if (i + 4 <= w.runEnd) {
-      w.codec.setFloat32(w.view, i, v);
-      w.cursor = i + 4;
-    } else this.#io.putSlow(FLOAT, v);
+    if (i + 4 > w.runEnd) {
+      if (
+        w.readEnd < 0 ||
+        i + 4 > w.limit ||
+        w.start + i + 4 > MAX_POSITION ||
+        (w.dirtyTo > w.dirtyFrom && (i > w.dirtyTo || i + 4 < w.dirtyFrom))
+      ) {
+        this.#io.putSlow(FLOAT, v);
+        return;
+      }
+      w.readEnd = -1;
+      w.runFrom = i;
+      w.runEnd = Math.min(w.limit, MAX_POSITION - w.start);
+    }
+    w.codec.setFloat32(w.view, i, v);
+    w.cursor = i + 4;
   }
 
   writeDouble(v: number): void {
     v = +v;
     const w = this.#w;
     const i = w.cursor;
-    if (i + 8 <= w.runEnd) {
-      w.codec.setFloat64(w.view, i, v);
-      w.cursor = i + 8;
-    } else this.#io.putSlow(DOUBLE, v);
+    if (i + 8 > w.runEnd) {
+      if (
+        w.readEnd < 0 ||
+        i + 8 > w.limit ||
+        w.start + i + 8 > MAX_POSITION ||
+        (w.dirtyTo > w.dirtyFrom && (i > w.dirtyTo || i + 8 < w.dirtyFrom))
+      ) {
+        this.#io.putSlow(DOUBLE, v);
+        return;
+      }
+      w.readEnd = -1;
+      w.runFrom = i;
+      w.runEnd = Math.min(w.limit, MAX_POSITION - w.start);
+    }
+    w.codec.setFloat64(w.view, i, v);
+    w.cursor = i + 8;
   }
 
   readBooleanAt(position: number | bigint): boolean {
