@@ -97,6 +97,9 @@ export class RandomAccessFile
     if (fd < 0) throw systemCallError(fd, "open", plan.path);
     const w = openWindow(plan, fd, direct?.bytes.buffer);
     if (plan.mode === "r") rejectDirectory(backend, w);
+    // Else the window holds nothing yet: a read cursor over its no bytes lets the first write (or a `seek`'s)
+    // start its run in the write method itself, with no call to the slow path (BENCHMARKS.md).
+    else w.attachRead();
     // The window and the driver, for this class's fields and the primitive methods' (`hand-off.ts`).
     handOff<RandomAccessFileParts>({ w, io: new SyncDriver(w, backend, plan.order, direct) });
     super();
