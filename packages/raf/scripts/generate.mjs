@@ -1,10 +1,10 @@
 #!/usr/bin/env node
 // Writes, from the one primitive table (scripts/primitive-table.mjs): the runtime table (src/primitives.ts,
 // what the drivers' slow paths and the shared operations use), and the primitive methods of both classes, one
-// per primitive, with the bulk ones (src/sync/primitive-methods.ts, src/async/primitive-methods.ts). The sync methods are
-// unrolled on purpose: each inlines the window's hot path and one codec call, which a generic method
-// over the table would not (see BENCHMARKS.md); this keeps them written once all the same. Their output
-// is, token for token, the hand-tuned methods the benchmarks measured.
+// per primitive, with the bulk ones (src/sync/primitive-methods.ts, src/async/primitive-methods.ts). The primitive
+// methods of both classes are unrolled on purpose: each inlines the window's hot path and one codec call, which a
+// generic method over the table would not (see BENCHMARKS.md); this keeps them written once all the same. The sync
+// output is, token for token, the hand-tuned methods the benchmarks measured.
 // `--check` fails, writing nothing, when a file is not what the table gives.
 // Usage: node scripts/generate.mjs [--check]
 import { writeGenerated } from "../../../scripts/write-generated.mjs";
@@ -250,12 +250,34 @@ ${methods(arrays, syncWriteArray)}
 `;
 
 const asyncRead = (p) => `  read${p.name}(): Promise<${p.read}> {
-    return this.#d.get(${p.constant});
+    const d = this.#d;
+    const w = d.w;
+    const i = w.cursor;
+    if (d.busy || i + ${p.width} > w.readEnd) return d.get(${p.constant});
+    w.cursor = i + ${p.width};
+    try {
+      return Promise.resolve(w.codec.get${p.codec}(w.view, i));
+    } catch (error) {
+      return Promise.reject(error);
+    }
   }`;
 
-const asyncWrite = (p) => `  write${p.name}(v: ${p.write}): Promise<void> {
-    return this.#d.put(${p.constant} as Primitive<unknown, ${p.write}>, v);
+const asyncWrite = (p) => {
+  const coerce = COERCE[p.coerce].line;
+  const encoded = encoder(p)("w.codec", "w.view", "i", "v");
+  return `  write${p.name}(v: ${p.write}): Promise<void> {
+    const d = this.#d;
+    try {
+${coerce === undefined ? "" : `      ${coerce}\n`}      const w = d.w;
+      const i = w.cursor;
+      if (d.busy || i + ${p.width} > w.runEnd) return d.put(${p.constant} as Primitive<unknown, ${p.write}>, v);
+${encoded.map((s) => `      ${s}\n`).join("")}      w.cursor = i + ${p.width};
+      return DONE;
+    } catch (error) {
+      return Promise.reject(error);
+    }
   }`;
+};
 
 const asyncReadAt = (p) => `  read${p.name}At(${POSITION}): Promise<${p.read}> {
     return this.#d.getAt(position, ${p.constant});
@@ -281,7 +303,7 @@ const async = `${HEADER}import type { RandomAccessFileApi } from "../api";
 import { handed } from "../hand-off";
 ${imports(ALL, "../primitives")}
 import type { Window } from "../window/window";
-import type { AsyncDriver } from "./driver";
+import { type AsyncDriver, DONE } from "./driver";
 
 /** @internal What an \`AsyncRandomAccessFile\`'s constructor hands its fields (\`handOff\`, before \`super()\`). */
 export interface AsyncRandomAccessFileParts {
@@ -293,9 +315,12 @@ export interface AsyncRandomAccessFileParts {
 export abstract class AsyncRandomAccessFilePrimitives
   implements Pick<RandomAccessFileApi<"async">, PrimitiveMethodName>
 {
-  // Each method runs its driver's hot path (\`get\`, \`put\`, \`getAt\`, \`putAt\`). The driver is
-  // handed off by the constructor (\`hand-off.ts\`), not passed as a parameter: it shows neither on the
-  // instance nor in the d.ts, and the field's first value is its lasting one.
+  // The primitive reads and writes write out the driver's hot path (idle, and the cursor within one
+  // bound, as \`get\` and \`put\` test) and one codec call, so V8 compiles them into the caller's loop; the
+  // rest is the driver's. A throw becomes a rejection, as in the driver; a writer converts its argument
+  // before it reads the cursor (see \`RandomAccessFile\`). The driver is handed off by the constructor
+  // (\`hand-off.ts\`), not passed as a parameter: it shows neither on the instance nor in the d.ts, and the
+  // field's first value is its lasting one.
   readonly #d: AsyncDriver = handed<AsyncRandomAccessFileParts>().d;
 
 ${methods(PRIMITIVES, asyncRead)}

@@ -1,3 +1,4 @@
+import { readFileSync } from "node:fs";
 import { getBackend } from "@rafkit/syscall-state";
 import { faultBackend } from "@rafkit/syscall-state/testing";
 import { describe, expect, test } from "vitest";
@@ -112,6 +113,40 @@ describe("AsyncRandomAccessFile: every DataInput/DataOutput method, byte-compati
       await expect(a.readFully(new Uint8Array(4))).rejects.toBeInstanceOf(EOFError);
       expect(await a.getFilePointer()).toBe(fromSync.at(-1));
       await a.close();
+    },
+  );
+
+  test.each([
+    ["from the window", {}],
+    ["unbuffered", { bufferSize: 0 }],
+  ] as const)(
+    "primitives reject, never throw, %s: an unsafe readLongAsNumber, an unencodable value, a throwing valueOf",
+    async (_, options) => {
+      const p = tmp("reject.bin");
+      const f = await AsyncRandomAccessFile.open(p, "rw", options);
+      await f.writeLong(2n ** 60n);
+      await f.writeInt(1);
+      const boom = {
+        valueOf() {
+          throw new SyntaxError("boom");
+        },
+      } as unknown as number;
+      // A throw would escape `expect` and fail the test before `rejects` sees a promise.
+      await expect(f.writeInt(boom)).rejects.toThrow(SyntaxError);
+      await expect(f.writeChar(boom)).rejects.toThrow(SyntaxError);
+      await expect(f.writeInt(3n as unknown as number)).rejects.toThrow(TypeError);
+      await expect(f.writeLong(2 ** 60)).rejects.toThrow(RangeError);
+      expect(await f.getFilePointer()).toBe(12);
+      await f.writeShort(2);
+      for (let k = 0; k < 2; k++) {
+        // The second time the bytes are in the window (when buffered).
+        await f.seek(0);
+        await expect(f.readLongAsNumber()).rejects.toThrow(RangeError);
+        expect(await f.readInt()).toBe(1);
+        expect(await f.readShort()).toBe(2);
+      }
+      await f.close();
+      expect(readFileSync(p).length).toBe(14);
     },
   );
 

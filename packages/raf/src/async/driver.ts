@@ -202,43 +202,16 @@ export class AsyncDriver {
     return this.#start(() => this.drive(op, true));
   }
 
-  /** Hot path of a primitive read: decoded straight from the window when idle and the bytes are there. */
+  /**
+   * A primitive read that the window cannot serve at once (busy, or the bytes are not there): queued. The
+   * hot path is written out in each generated method (`primitive-methods.ts`), which calls this.
+   */
   get<R>(p: Primitive<R, unknown>): Promise<R> {
-    if (!this.busy) {
-      const w = this.w;
-      const i = w.takeRead(p.width);
-      if (i >= 0) {
-        try {
-          return Promise.resolve(p.get(w.codec, w.view, i));
-        } catch (error) {
-          return Promise.reject(error);
-        }
-      }
-    }
     return this.submit(() => readPrimitive(this.w, p));
   }
 
-  /** Hot path of a primitive write: encoded straight into the window when idle and there is room. */
-  put<W>(p: Primitive<unknown, W>, value: W): Promise<void> {
-    let v: W;
-    try {
-      v = p.coerce(value);
-    } catch (error) {
-      return Promise.reject(error);
-    }
-    if (!this.busy) {
-      const w = this.w;
-      const i = w.runIndex(p.width);
-      if (i >= 0) {
-        try {
-          p.set(w.codec, w.view, i, v);
-        } catch (error) {
-          return Promise.reject(error);
-        }
-        w.cursor = i + p.width;
-        return DONE;
-      }
-    }
+  /** A primitive write that the window cannot take at once: queued. `v` is converted already. */
+  put<W>(p: Primitive<unknown, W>, v: W): Promise<void> {
     return this.submit(() => writePrimitive(this.w, p, v));
   }
 

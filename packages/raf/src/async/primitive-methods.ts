@@ -19,7 +19,7 @@ import {
   UNSIGNED_SHORT,
 } from "../primitives";
 import type { Window } from "../window/window";
-import type { AsyncDriver } from "./driver";
+import { type AsyncDriver, DONE } from "./driver";
 
 /** @internal What an `AsyncRandomAccessFile`'s constructor hands its fields (`handOff`, before `super()`). */
 export interface AsyncRandomAccessFileParts {
@@ -31,85 +31,274 @@ export interface AsyncRandomAccessFileParts {
 export abstract class AsyncRandomAccessFilePrimitives
   implements Pick<RandomAccessFileApi<"async">, PrimitiveMethodName>
 {
-  // Each method runs its driver's hot path (`get`, `put`, `getAt`, `putAt`). The driver is
-  // handed off by the constructor (`hand-off.ts`), not passed as a parameter: it shows neither on the
-  // instance nor in the d.ts, and the field's first value is its lasting one.
+  // The primitive reads and writes write out the driver's hot path (idle, and the cursor within one
+  // bound, as `get` and `put` test) and one codec call, so V8 compiles them into the caller's loop; the
+  // rest is the driver's. A throw becomes a rejection, as in the driver; a writer converts its argument
+  // before it reads the cursor (see `RandomAccessFile`). The driver is handed off by the constructor
+  // (`hand-off.ts`), not passed as a parameter: it shows neither on the instance nor in the d.ts, and the
+  // field's first value is its lasting one.
   readonly #d: AsyncDriver = handed<AsyncRandomAccessFileParts>().d;
 
   readBoolean(): Promise<boolean> {
-    return this.#d.get(BOOLEAN);
+    const d = this.#d;
+    const w = d.w;
+    const i = w.cursor;
+    if (d.busy || i + 1 > w.readEnd) return d.get(BOOLEAN);
+    w.cursor = i + 1;
+    try {
+      return Promise.resolve(w.codec.getBoolean(w.view, i));
+    } catch (error) {
+      return Promise.reject(error);
+    }
   }
 
   readByte(): Promise<number> {
-    return this.#d.get(BYTE);
+    const d = this.#d;
+    const w = d.w;
+    const i = w.cursor;
+    if (d.busy || i + 1 > w.readEnd) return d.get(BYTE);
+    w.cursor = i + 1;
+    try {
+      return Promise.resolve(w.codec.getInt8(w.view, i));
+    } catch (error) {
+      return Promise.reject(error);
+    }
   }
 
   readUnsignedByte(): Promise<number> {
-    return this.#d.get(UNSIGNED_BYTE);
+    const d = this.#d;
+    const w = d.w;
+    const i = w.cursor;
+    if (d.busy || i + 1 > w.readEnd) return d.get(UNSIGNED_BYTE);
+    w.cursor = i + 1;
+    try {
+      return Promise.resolve(w.codec.getUint8(w.view, i));
+    } catch (error) {
+      return Promise.reject(error);
+    }
   }
 
   readShort(): Promise<number> {
-    return this.#d.get(SHORT);
+    const d = this.#d;
+    const w = d.w;
+    const i = w.cursor;
+    if (d.busy || i + 2 > w.readEnd) return d.get(SHORT);
+    w.cursor = i + 2;
+    try {
+      return Promise.resolve(w.codec.getInt16(w.view, i));
+    } catch (error) {
+      return Promise.reject(error);
+    }
   }
 
   readUnsignedShort(): Promise<number> {
-    return this.#d.get(UNSIGNED_SHORT);
+    const d = this.#d;
+    const w = d.w;
+    const i = w.cursor;
+    if (d.busy || i + 2 > w.readEnd) return d.get(UNSIGNED_SHORT);
+    w.cursor = i + 2;
+    try {
+      return Promise.resolve(w.codec.getUint16(w.view, i));
+    } catch (error) {
+      return Promise.reject(error);
+    }
   }
 
   readChar(): Promise<string> {
-    return this.#d.get(CHAR);
+    const d = this.#d;
+    const w = d.w;
+    const i = w.cursor;
+    if (d.busy || i + 2 > w.readEnd) return d.get(CHAR);
+    w.cursor = i + 2;
+    try {
+      return Promise.resolve(w.codec.getChar(w.view, i));
+    } catch (error) {
+      return Promise.reject(error);
+    }
   }
 
   readInt(): Promise<number> {
-    return this.#d.get(INT);
+    const d = this.#d;
+    const w = d.w;
+    const i = w.cursor;
+    if (d.busy || i + 4 > w.readEnd) return d.get(INT);
+    w.cursor = i + 4;
+    try {
+      return Promise.resolve(w.codec.getInt32(w.view, i));
+    } catch (error) {
+      return Promise.reject(error);
+    }
   }
 
   readLong(): Promise<bigint> {
-    return this.#d.get(LONG);
+    const d = this.#d;
+    const w = d.w;
+    const i = w.cursor;
+    if (d.busy || i + 8 > w.readEnd) return d.get(LONG);
+    w.cursor = i + 8;
+    try {
+      return Promise.resolve(w.codec.getBigInt64(w.view, i));
+    } catch (error) {
+      return Promise.reject(error);
+    }
   }
 
   readLongAsNumber(): Promise<number> {
-    return this.#d.get(LONG_AS_NUMBER);
+    const d = this.#d;
+    const w = d.w;
+    const i = w.cursor;
+    if (d.busy || i + 8 > w.readEnd) return d.get(LONG_AS_NUMBER);
+    w.cursor = i + 8;
+    try {
+      return Promise.resolve(w.codec.getSafeInt64(w.view, i));
+    } catch (error) {
+      return Promise.reject(error);
+    }
   }
 
   readFloat(): Promise<number> {
-    return this.#d.get(FLOAT);
+    const d = this.#d;
+    const w = d.w;
+    const i = w.cursor;
+    if (d.busy || i + 4 > w.readEnd) return d.get(FLOAT);
+    w.cursor = i + 4;
+    try {
+      return Promise.resolve(w.codec.getFloat32(w.view, i));
+    } catch (error) {
+      return Promise.reject(error);
+    }
   }
 
   readDouble(): Promise<number> {
-    return this.#d.get(DOUBLE);
+    const d = this.#d;
+    const w = d.w;
+    const i = w.cursor;
+    if (d.busy || i + 8 > w.readEnd) return d.get(DOUBLE);
+    w.cursor = i + 8;
+    try {
+      return Promise.resolve(w.codec.getFloat64(w.view, i));
+    } catch (error) {
+      return Promise.reject(error);
+    }
   }
 
   writeBoolean(v: boolean): Promise<void> {
-    return this.#d.put(BOOLEAN as Primitive<unknown, boolean>, v);
+    const d = this.#d;
+    try {
+      const w = d.w;
+      const i = w.cursor;
+      if (d.busy || i + 1 > w.runEnd) return d.put(BOOLEAN as Primitive<unknown, boolean>, v);
+      w.codec.setBoolean(w.view, i, v);
+      w.cursor = i + 1;
+      return DONE;
+    } catch (error) {
+      return Promise.reject(error);
+    }
   }
 
   writeByte(v: number): Promise<void> {
-    return this.#d.put(BYTE as Primitive<unknown, number>, v);
+    const d = this.#d;
+    try {
+      v = +v;
+      const w = d.w;
+      const i = w.cursor;
+      if (d.busy || i + 1 > w.runEnd) return d.put(BYTE as Primitive<unknown, number>, v);
+      w.codec.setInt8(w.view, i, v);
+      w.cursor = i + 1;
+      return DONE;
+    } catch (error) {
+      return Promise.reject(error);
+    }
   }
 
   writeShort(v: number): Promise<void> {
-    return this.#d.put(SHORT as Primitive<unknown, number>, v);
+    const d = this.#d;
+    try {
+      v = +v;
+      const w = d.w;
+      const i = w.cursor;
+      if (d.busy || i + 2 > w.runEnd) return d.put(SHORT as Primitive<unknown, number>, v);
+      w.codec.setInt16(w.view, i, v);
+      w.cursor = i + 2;
+      return DONE;
+    } catch (error) {
+      return Promise.reject(error);
+    }
   }
 
   writeChar(v: string | number): Promise<void> {
-    return this.#d.put(CHAR as Primitive<unknown, string | number>, v);
+    const d = this.#d;
+    try {
+      if (typeof v !== "string") v = +v;
+      const w = d.w;
+      const i = w.cursor;
+      if (d.busy || i + 2 > w.runEnd) return d.put(CHAR as Primitive<unknown, string | number>, v);
+      w.codec.setChar(w.view, i, v);
+      w.cursor = i + 2;
+      return DONE;
+    } catch (error) {
+      return Promise.reject(error);
+    }
   }
 
   writeInt(v: number): Promise<void> {
-    return this.#d.put(INT as Primitive<unknown, number>, v);
+    const d = this.#d;
+    try {
+      v = +v;
+      const w = d.w;
+      const i = w.cursor;
+      if (d.busy || i + 4 > w.runEnd) return d.put(INT as Primitive<unknown, number>, v);
+      w.codec.setInt32(w.view, i, v);
+      w.cursor = i + 4;
+      return DONE;
+    } catch (error) {
+      return Promise.reject(error);
+    }
   }
 
   writeLong(v: bigint | number): Promise<void> {
-    return this.#d.put(LONG as Primitive<unknown, bigint | number>, v);
+    const d = this.#d;
+    try {
+      const w = d.w;
+      const i = w.cursor;
+      if (d.busy || i + 8 > w.runEnd) return d.put(LONG as Primitive<unknown, bigint | number>, v);
+      if (typeof v === "bigint") w.codec.setBigInt64(w.view, i, v);
+      else w.codec.setSafeInt64(w.view, i, v);
+      w.cursor = i + 8;
+      return DONE;
+    } catch (error) {
+      return Promise.reject(error);
+    }
   }
 
   writeFloat(v: number): Promise<void> {
-    return this.#d.put(FLOAT as Primitive<unknown, number>, v);
+    const d = this.#d;
+    try {
+      v = +v;
+      const w = d.w;
+      const i = w.cursor;
+      if (d.busy || i + 4 > w.runEnd) return d.put(FLOAT as Primitive<unknown, number>, v);
+      w.codec.setFloat32(w.view, i, v);
+      w.cursor = i + 4;
+      return DONE;
+    } catch (error) {
+      return Promise.reject(error);
+    }
   }
 
   writeDouble(v: number): Promise<void> {
-    return this.#d.put(DOUBLE as Primitive<unknown, number>, v);
+    const d = this.#d;
+    try {
+      v = +v;
+      const w = d.w;
+      const i = w.cursor;
+      if (d.busy || i + 8 > w.runEnd) return d.put(DOUBLE as Primitive<unknown, number>, v);
+      w.codec.setFloat64(w.view, i, v);
+      w.cursor = i + 8;
+      return DONE;
+    } catch (error) {
+      return Promise.reject(error);
+    }
   }
 
   readBooleanAt(position: number | bigint): Promise<boolean> {

@@ -300,9 +300,9 @@ export class Window {
   }
 
   /**
-   * Hot path of a primitive write: the index in `buf` where `n` bytes at the pointer extend the open
-   * write run; -1 for the slow path, which opens runs (`commit`). The caller writes them, then sets
-   * {@link cursor} to the index plus `n`. One load and one comparison, no call.
+   * The hot-path test of a primitive write: the index in `buf` where `n` bytes at the pointer extend the
+   * open write run; -1 for the slow path, which opens runs (`commit`). The caller writes them, then sets
+   * {@link cursor} to the index plus `n`. Both classes' generated writers write this test out, inline.
    */
   runIndex(n: number): number {
     const i = this.cursor;
