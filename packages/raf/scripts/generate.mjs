@@ -249,34 +249,34 @@ ${methods(arrays, syncWriteArray)}
 }
 `;
 
+/** \`lines\` (each indented 4) inside a try that turns a throw into a rejection, when \`throws\`; else as they are. */
+function rejecting(throws, lines) {
+  if (!throws) return lines.map((s) => `    ${s}\n`).join("");
+  return `    try {\n${lines.map((s) => `      ${s}\n`).join("")}    } catch (error) {\n      return Promise.reject(error);\n    }\n`;
+}
+
 const asyncRead = (p) => `  read${p.name}(): Promise<${p.read}> {
     const d = this.#d;
     const w = d.w;
     const i = w.cursor;
     if (d.busy || i + ${p.width} > w.readEnd) return d.get(${p.constant});
     w.cursor = i + ${p.width};
-    try {
-      return Promise.resolve(w.codec.get${p.codec}(w.view, i));
-    } catch (error) {
-      return Promise.reject(error);
-    }
-  }`;
+${rejecting(p.throws === "decode", [`return Promise.resolve(w.codec.get${p.codec}(w.view, i));`])}  }`;
 
 const asyncWrite = (p) => {
   const coerce = COERCE[p.coerce].line;
-  const encoded = encoder(p)("w.codec", "w.view", "i", "v");
+  const lines = [
+    ...(coerce === undefined ? [] : [coerce]),
+    "const w = d.w;",
+    "const i = w.cursor;",
+    `if (d.busy || i + ${p.width} > w.runEnd) return d.put(${p.constant} as Primitive<unknown, ${p.write}>, v);`,
+    ...encoder(p)("w.codec", "w.view", "i", "v"),
+    `w.cursor = i + ${p.width};`,
+    "return DONE;",
+  ];
   return `  write${p.name}(v: ${p.write}): Promise<void> {
     const d = this.#d;
-    try {
-${coerce === undefined ? "" : `      ${coerce}\n`}      const w = d.w;
-      const i = w.cursor;
-      if (d.busy || i + ${p.width} > w.runEnd) return d.put(${p.constant} as Primitive<unknown, ${p.write}>, v);
-${encoded.map((s) => `      ${s}\n`).join("")}      w.cursor = i + ${p.width};
-      return DONE;
-    } catch (error) {
-      return Promise.reject(error);
-    }
-  }`;
+${rejecting(coerce !== undefined || p.throws === "encode", lines)}  }`;
 };
 
 const asyncReadAt = (p) => `  read${p.name}At(${POSITION}): Promise<${p.read}> {
@@ -317,8 +317,8 @@ export abstract class AsyncRandomAccessFilePrimitives
 {
   // The primitive reads and writes write out the driver's hot path (idle, and the cursor within one
   // bound, as \`get\` and \`put\` test) and one codec call, so V8 compiles them into the caller's loop; the
-  // rest is the driver's. A throw becomes a rejection, as in the driver; a writer converts its argument
-  // before it reads the cursor (see \`RandomAccessFile\`). The driver is handed off by the constructor
+  // rest is the driver's. What can throw (a conversion, an unsafe long) becomes a rejection, as in the
+  // driver; a writer converts its argument before it reads the cursor (see \`RandomAccessFile\`). The driver is handed off by the constructor
   // (\`hand-off.ts\`), not passed as a parameter: it shows neither on the instance nor in the d.ts, and the
   // field's first value is its lasting one.
   readonly #d: AsyncDriver = handed<AsyncRandomAccessFileParts>().d;

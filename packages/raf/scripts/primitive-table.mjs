@@ -25,7 +25,8 @@ const encodeLong = (c, d, i, v) => [
  * The primitives, in the order of Java's `DataInput`. `name` makes the methods' names (`readInt`,
  * `writeIntAt`, ...); `codec` the `@rafkit/bits` view-codec accessors (`getInt32`); `read`/`write` the
  * TypeScript types; \`array\` the typed arrays of its bulk methods (\`readInts\`, \`writeInts\`), if any. A
- * primitive with \`writesAs\` has no writer of its own: it is written by that one's.
+ * primitive with \`writesAs\` has no writer of its own: it is written by that one's. \`throws\` says which codec call
+ * can throw for some value (\`"decode"\`, \`"encode"\`), where the async methods must turn it into a rejection.
  */
 export const PRIMITIVES = [
   {
@@ -109,6 +110,7 @@ export const PRIMITIVES = [
     write: "bigint | number",
     coerce: "same",
     encode: encodeLong,
+    throws: "encode",
   },
   {
     constant: "LONG_AS_NUMBER",
@@ -118,6 +120,7 @@ export const PRIMITIVES = [
     codec: "SafeInt64",
     read: "number",
     writesAs: "LONG",
+    throws: "decode",
   },
   {
     constant: "FLOAT",

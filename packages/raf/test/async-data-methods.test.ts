@@ -132,8 +132,16 @@ describe("AsyncRandomAccessFile: every DataInput/DataOutput method, byte-compati
         },
       } as unknown as number;
       // A throw would escape `expect` and fail the test before `rejects` sees a promise.
-      await expect(f.writeInt(boom)).rejects.toThrow(SyntaxError);
-      await expect(f.writeChar(boom)).rejects.toThrow(SyntaxError);
+      for (const write of [
+        "writeByte",
+        "writeShort",
+        "writeChar",
+        "writeInt",
+        "writeFloat",
+        "writeDouble",
+      ] as const) {
+        await expect(f[write](boom)).rejects.toThrow(SyntaxError);
+      }
       await expect(f.writeInt(3n as unknown as number)).rejects.toThrow(TypeError);
       await expect(f.writeLong(2 ** 60)).rejects.toThrow(RangeError);
       expect(await f.getFilePointer()).toBe(12);

@@ -33,8 +33,8 @@ export abstract class AsyncRandomAccessFilePrimitives
 {
   // The primitive reads and writes write out the driver's hot path (idle, and the cursor within one
   // bound, as `get` and `put` test) and one codec call, so V8 compiles them into the caller's loop; the
-  // rest is the driver's. A throw becomes a rejection, as in the driver; a writer converts its argument
-  // before it reads the cursor (see `RandomAccessFile`). The driver is handed off by the constructor
+  // rest is the driver's. What can throw (a conversion, an unsafe long) becomes a rejection, as in the
+  // driver; a writer converts its argument before it reads the cursor (see `RandomAccessFile`). The driver is handed off by the constructor
   // (`hand-off.ts`), not passed as a parameter: it shows neither on the instance nor in the d.ts, and the
   // field's first value is its lasting one.
   readonly #d: AsyncDriver = handed<AsyncRandomAccessFileParts>().d;
@@ -45,11 +45,7 @@ export abstract class AsyncRandomAccessFilePrimitives
     const i = w.cursor;
     if (d.busy || i + 1 > w.readEnd) return d.get(BOOLEAN);
     w.cursor = i + 1;
-    try {
-      return Promise.resolve(w.codec.getBoolean(w.view, i));
-    } catch (error) {
-      return Promise.reject(error);
-    }
+    return Promise.resolve(w.codec.getBoolean(w.view, i));
   }
 
   readByte(): Promise<number> {
@@ -58,11 +54,7 @@ export abstract class AsyncRandomAccessFilePrimitives
     const i = w.cursor;
     if (d.busy || i + 1 > w.readEnd) return d.get(BYTE);
     w.cursor = i + 1;
-    try {
-      return Promise.resolve(w.codec.getInt8(w.view, i));
-    } catch (error) {
-      return Promise.reject(error);
-    }
+    return Promise.resolve(w.codec.getInt8(w.view, i));
   }
 
   readUnsignedByte(): Promise<number> {
@@ -71,11 +63,7 @@ export abstract class AsyncRandomAccessFilePrimitives
     const i = w.cursor;
     if (d.busy || i + 1 > w.readEnd) return d.get(UNSIGNED_BYTE);
     w.cursor = i + 1;
-    try {
-      return Promise.resolve(w.codec.getUint8(w.view, i));
-    } catch (error) {
-      return Promise.reject(error);
-    }
+    return Promise.resolve(w.codec.getUint8(w.view, i));
   }
 
   readShort(): Promise<number> {
@@ -84,11 +72,7 @@ export abstract class AsyncRandomAccessFilePrimitives
     const i = w.cursor;
     if (d.busy || i + 2 > w.readEnd) return d.get(SHORT);
     w.cursor = i + 2;
-    try {
-      return Promise.resolve(w.codec.getInt16(w.view, i));
-    } catch (error) {
-      return Promise.reject(error);
-    }
+    return Promise.resolve(w.codec.getInt16(w.view, i));
   }
 
   readUnsignedShort(): Promise<number> {
@@ -97,11 +81,7 @@ export abstract class AsyncRandomAccessFilePrimitives
     const i = w.cursor;
     if (d.busy || i + 2 > w.readEnd) return d.get(UNSIGNED_SHORT);
     w.cursor = i + 2;
-    try {
-      return Promise.resolve(w.codec.getUint16(w.view, i));
-    } catch (error) {
-      return Promise.reject(error);
-    }
+    return Promise.resolve(w.codec.getUint16(w.view, i));
   }
 
   readChar(): Promise<string> {
@@ -110,11 +90,7 @@ export abstract class AsyncRandomAccessFilePrimitives
     const i = w.cursor;
     if (d.busy || i + 2 > w.readEnd) return d.get(CHAR);
     w.cursor = i + 2;
-    try {
-      return Promise.resolve(w.codec.getChar(w.view, i));
-    } catch (error) {
-      return Promise.reject(error);
-    }
+    return Promise.resolve(w.codec.getChar(w.view, i));
   }
 
   readInt(): Promise<number> {
@@ -123,11 +99,7 @@ export abstract class AsyncRandomAccessFilePrimitives
     const i = w.cursor;
     if (d.busy || i + 4 > w.readEnd) return d.get(INT);
     w.cursor = i + 4;
-    try {
-      return Promise.resolve(w.codec.getInt32(w.view, i));
-    } catch (error) {
-      return Promise.reject(error);
-    }
+    return Promise.resolve(w.codec.getInt32(w.view, i));
   }
 
   readLong(): Promise<bigint> {
@@ -136,11 +108,7 @@ export abstract class AsyncRandomAccessFilePrimitives
     const i = w.cursor;
     if (d.busy || i + 8 > w.readEnd) return d.get(LONG);
     w.cursor = i + 8;
-    try {
-      return Promise.resolve(w.codec.getBigInt64(w.view, i));
-    } catch (error) {
-      return Promise.reject(error);
-    }
+    return Promise.resolve(w.codec.getBigInt64(w.view, i));
   }
 
   readLongAsNumber(): Promise<number> {
@@ -162,11 +130,7 @@ export abstract class AsyncRandomAccessFilePrimitives
     const i = w.cursor;
     if (d.busy || i + 4 > w.readEnd) return d.get(FLOAT);
     w.cursor = i + 4;
-    try {
-      return Promise.resolve(w.codec.getFloat32(w.view, i));
-    } catch (error) {
-      return Promise.reject(error);
-    }
+    return Promise.resolve(w.codec.getFloat32(w.view, i));
   }
 
   readDouble(): Promise<number> {
@@ -175,25 +139,17 @@ export abstract class AsyncRandomAccessFilePrimitives
     const i = w.cursor;
     if (d.busy || i + 8 > w.readEnd) return d.get(DOUBLE);
     w.cursor = i + 8;
-    try {
-      return Promise.resolve(w.codec.getFloat64(w.view, i));
-    } catch (error) {
-      return Promise.reject(error);
-    }
+    return Promise.resolve(w.codec.getFloat64(w.view, i));
   }
 
   writeBoolean(v: boolean): Promise<void> {
     const d = this.#d;
-    try {
-      const w = d.w;
-      const i = w.cursor;
-      if (d.busy || i + 1 > w.runEnd) return d.put(BOOLEAN as Primitive<unknown, boolean>, v);
-      w.codec.setBoolean(w.view, i, v);
-      w.cursor = i + 1;
-      return DONE;
-    } catch (error) {
-      return Promise.reject(error);
-    }
+    const w = d.w;
+    const i = w.cursor;
+    if (d.busy || i + 1 > w.runEnd) return d.put(BOOLEAN as Primitive<unknown, boolean>, v);
+    w.codec.setBoolean(w.view, i, v);
+    w.cursor = i + 1;
+    return DONE;
   }
 
   writeByte(v: number): Promise<void> {
