@@ -31,12 +31,13 @@ export interface AsyncRandomAccessFileParts {
 export abstract class AsyncRandomAccessFilePrimitives
   implements Pick<RandomAccessFileApi<"async">, PrimitiveMethodName>
 {
-  // The primitive reads and writes write out the driver's hot path (idle, and the cursor within one
-  // bound, as `get` and `put` test) and one codec call, so V8 compiles them into the caller's loop; the
-  // rest is the driver's. What can throw (a conversion, an unsafe long) becomes a rejection, as in the
-  // driver; a writer converts its argument before it reads the cursor (see `RandomAccessFile`). The driver is handed off by the constructor
-  // (`hand-off.ts`), not passed as a parameter: it shows neither on the instance nor in the d.ts, and the
-  // field's first value is its lasting one.
+  // The primitive reads and writes write out the window's hot path (idle, and the cursor within one
+  // bound) and one codec call, as the sync class's do, rather than call a generic method per primitive
+  // (BENCHMARKS.md); otherwise the driver's `get` and `put` queue the slow path. What can throw (a
+  // conversion, an unsafe long) becomes a rejection; a writer converts its argument before it reads the
+  // cursor (see `RandomAccessFile`). The driver is handed off by the constructor (`hand-off.ts`), not
+  // passed as a parameter: it shows neither on the instance nor in the d.ts, and the field's first value
+  // is its lasting one.
   readonly #d: AsyncDriver = handed<AsyncRandomAccessFileParts>().d;
 
   readBoolean(): Promise<boolean> {
