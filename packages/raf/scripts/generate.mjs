@@ -18,7 +18,7 @@ const HEADER =
 const byConstant = new Map(PRIMITIVES.map((p) => [p.constant, p]));
 /** The primitive whose writer writes `p` (itself, or its `writesAs`). */
 const writer = (p) => (p.writesAs === undefined ? p : byConstant.get(p.writesAs));
-const encoder = (p) => p.encode ?? encode(p.codec);
+const encoder = (p) => p.encode ?? encode(p.codec, p.throws === "encode");
 const writers = PRIMITIVES.filter((p) => p.writesAs === undefined);
 const arrays = PRIMITIVES.filter((p) => p.array !== undefined);
 const POSITION = "position: number | bigint";
@@ -119,7 +119,9 @@ const syncRead = (p) => `  read${p.name}(): ${p.read} {
 
 const syncWrite = (p) => {
   const coerce = COERCE[p.coerce].line;
-  const encoded = encoder(p)("w.codec", "w.view", "i", "v");
+  // The encoder places the cursor's move: first where the encode cannot throw, since stored after it the
+  // move made V8 check the window's map again on every write (BENCHMARKS.md, "The cursor moves first").
+  const body = encoder(p)("w.codec", "w.view", "i", "v", `w.cursor = i + ${p.width};`);
   return `  write${p.name}(v: ${p.write}): void {
 ${coerce === undefined ? "" : `    ${coerce}\n`}    const w = this.#w;
     const i = w.cursor;
@@ -137,8 +139,7 @@ ${coerce === undefined ? "" : `    ${coerce}\n`}    const w = this.#w;
       w.runFrom = i;
       w.runEnd = Math.min(w.limit, MAX_POSITION - w.start);
     }
-${encoded.map((s) => `    ${s}\n`).join("")}    w.cursor = i + ${p.width};
-  }`;
+${body.map((s) => `    ${s}\n`).join("")}  }`;
 };
 
 const syncReadAt = (p) => `  read${p.name}At(${POSITION}): ${p.read} {
@@ -183,6 +184,7 @@ export abstract class RandomAccessFilePrimitives
   // the slow path is the driver's. A write that finds the read cursor instead of a run turns it into one
   // (as the slow path's \`commit\` would), written out: that case runs once per file, and a call made
   // even once is compiled into the caller's loop, where V8 then keeps the loop's variables on the stack.
+  // A writer moves the cursor before it encodes, unless the encode can reject the value (BENCHMARKS.md).
   // The window and the driver are handed off by the constructor (\`hand-off.ts\`), not passed as
   // parameters: neither shows on the instance or in the d.ts, and each field's first value is its lasting one.
   readonly #w: Window = handed<RandomAccessFileParts>().w;

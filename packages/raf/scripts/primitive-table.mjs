@@ -14,12 +14,33 @@ export const COERCE = {
   },
 };
 
-/** The statements that encode `v` at `d[i]` with codec `c` (one, but `long`: a `bigint` or a `number`). */
-export const encode = (codec) => (c, d, i, v) => [`${c}.set${codec}(${d}, ${i}, ${v});`];
-const encodeLong = (c, d, i, v) => [
-  `if (typeof ${v} === "bigint") ${c}.setBigInt64(${d}, ${i}, ${v});`,
-  `else ${c}.setSafeInt64(${d}, ${i}, ${v});`,
-];
+/**
+ * The statements that encode `v` at `d[i]` with codec `c` (one, but `long`: a `bigint` or a `number`), with
+ * `advance`, a sync writer's move of the cursor, if given: before an encode that cannot throw (V8 then keeps the
+ * window's map known for the store), after one that can (`throws`), so a rejected value moves nothing.
+ */
+export const encode =
+  (codec, throws = false) =>
+  (c, d, i, v, advance) => {
+    const set = `${c}.set${codec}(${d}, ${i}, ${v});`;
+    return advance === undefined ? [set] : throws ? [set, advance] : [advance, set];
+  };
+// A bigint always encodes (mod 2^64); a number must be a safe integer.
+const encodeLong = (c, d, i, v, advance) =>
+  advance === undefined
+    ? [
+        `if (typeof ${v} === "bigint") ${c}.setBigInt64(${d}, ${i}, ${v});`,
+        `else ${c}.setSafeInt64(${d}, ${i}, ${v});`,
+      ]
+    : [
+        `if (typeof ${v} === "bigint") {`,
+        `  ${advance}`,
+        `  ${c}.setBigInt64(${d}, ${i}, ${v});`,
+        "} else {",
+        `  ${c}.setSafeInt64(${d}, ${i}, ${v});`,
+        `  ${advance}`,
+        "}",
+      ];
 
 /**
  * The primitives, in the order of Java's `DataInput`. `name` makes the methods' names (`readInt`,
@@ -87,6 +108,8 @@ export const PRIMITIVES = [
     read: "string",
     write: "string | number",
     coerce: "char",
+    // An empty string has no code unit to write.
+    throws: "encode",
   },
   {
     constant: "INT",

@@ -338,6 +338,7 @@ describe.each(BACKENDS)("write runs (%s backend)", (kind) => {
     f.writeInt(1);
     expect(() => f.writeInt(2n as unknown as number)).toThrow(TypeError);
     expect(() => f.writeLong(2 ** 60)).toThrow(RangeError);
+    expect(() => f.writeChar("")).toThrow(TypeError);
     expect(() => f.writeLongAt(0, 2 ** 60)).toThrow(RangeError);
     f.write(0x41); // write(byte) is writeByte
     f.close();
@@ -348,6 +349,7 @@ describe.each(BACKENDS)("write runs (%s backend)", (kind) => {
     await a.writeInt(2);
     await expect(a.writeInt(3n as unknown as number)).rejects.toThrow(TypeError);
     await expect(a.writeLong(2 ** 60)).rejects.toThrow(RangeError);
+    await expect(a.writeChar("")).rejects.toThrow(TypeError);
     await expect(a.writeIntAt(0, 3n as unknown as number)).rejects.toThrow(TypeError);
     await expect(a.writeLongAt(0, 2 ** 60)).rejects.toThrow(RangeError);
     expect(await a.getFilePointer()).toBe(9);

@@ -37,6 +37,7 @@ export abstract class RandomAccessFilePrimitives
   // the slow path is the driver's. A write that finds the read cursor instead of a run turns it into one
   // (as the slow path's `commit` would), written out: that case runs once per file, and a call made
   // even once is compiled into the caller's loop, where V8 then keeps the loop's variables on the stack.
+  // A writer moves the cursor before it encodes, unless the encode can reject the value (BENCHMARKS.md).
   // The window and the driver are handed off by the constructor (`hand-off.ts`), not passed as
   // parameters: neither shows on the instance or in the d.ts, and each field's first value is its lasting one.
   readonly #w: Window = handed<RandomAccessFileParts>().w;
@@ -151,8 +152,8 @@ export abstract class RandomAccessFilePrimitives
       w.runFrom = i;
       w.runEnd = Math.min(w.limit, MAX_POSITION - w.start);
     }
-    w.codec.setBoolean(w.view, i, v);
     w.cursor = i + 1;
+    w.codec.setBoolean(w.view, i, v);
   }
 
   writeByte(v: number): void {
@@ -173,8 +174,8 @@ export abstract class RandomAccessFilePrimitives
       w.runFrom = i;
       w.runEnd = Math.min(w.limit, MAX_POSITION - w.start);
     }
-    w.codec.setInt8(w.view, i, v);
     w.cursor = i + 1;
+    w.codec.setInt8(w.view, i, v);
   }
 
   writeShort(v: number): void {
@@ -195,8 +196,8 @@ export abstract class RandomAccessFilePrimitives
       w.runFrom = i;
       w.runEnd = Math.min(w.limit, MAX_POSITION - w.start);
     }
-    w.codec.setInt16(w.view, i, v);
     w.cursor = i + 2;
+    w.codec.setInt16(w.view, i, v);
   }
 
   writeChar(v: string | number): void {
@@ -239,8 +240,8 @@ export abstract class RandomAccessFilePrimitives
       w.runFrom = i;
       w.runEnd = Math.min(w.limit, MAX_POSITION - w.start);
     }
-    w.codec.setInt32(w.view, i, v);
     w.cursor = i + 4;
+    w.codec.setInt32(w.view, i, v);
   }
 
   writeLong(v: bigint | number): void {
@@ -260,9 +261,13 @@ export abstract class RandomAccessFilePrimitives
       w.runFrom = i;
       w.runEnd = Math.min(w.limit, MAX_POSITION - w.start);
     }
-    if (typeof v === "bigint") w.codec.setBigInt64(w.view, i, v);
-    else w.codec.setSafeInt64(w.view, i, v);
-    w.cursor = i + 8;
+    if (typeof v === "bigint") {
+      w.cursor = i + 8;
+      w.codec.setBigInt64(w.view, i, v);
+    } else {
+      w.codec.setSafeInt64(w.view, i, v);
+      w.cursor = i + 8;
+    }
   }
 
   writeFloat(v: number): void {
@@ -283,8 +288,8 @@ export abstract class RandomAccessFilePrimitives
       w.runFrom = i;
       w.runEnd = Math.min(w.limit, MAX_POSITION - w.start);
     }
-    w.codec.setFloat32(w.view, i, v);
     w.cursor = i + 4;
+    w.codec.setFloat32(w.view, i, v);
   }
 
   writeDouble(v: number): void {
@@ -305,8 +310,8 @@ export abstract class RandomAccessFilePrimitives
       w.runFrom = i;
       w.runEnd = Math.min(w.limit, MAX_POSITION - w.start);
     }
-    w.codec.setFloat64(w.view, i, v);
     w.cursor = i + 8;
+    w.codec.setFloat64(w.view, i, v);
   }
 
   readBooleanAt(position: number | bigint): boolean {
