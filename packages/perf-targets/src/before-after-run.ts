@@ -8,7 +8,13 @@ import {
   type RunListener,
   runBenchmarks,
 } from "@rafkit/bench";
-import { exactFilter, oneResultEach, targetBenchmarks, targetRuns } from "./evaluate";
+import {
+  exactFilter,
+  oneResultEach,
+  type TargetRun,
+  targetBenchmarks,
+  targetRuns,
+} from "./evaluate";
 import { runKvBench } from "./kv-bench";
 import { BASE_PREFIX, baseSuiteModule } from "./overlay";
 import { kvCli, type PackageRoots, suiteModules } from "./suites";
@@ -24,8 +30,8 @@ export interface SideResults {
 
 /** Iterations and their lengths, as `perf-targets` takes them (`-wi 3 -i 5 -w 100ms -r 100ms`). */
 export interface IterationFlags {
-  /** Warmup iterations per fork. */
-  warmupIterations: number;
+  /** Warmup iterations per fork (default: each target's own). */
+  warmupIterations?: number;
   /** Measurement iterations per fork. */
   iterations: number;
   /** Length of a warmup iteration (`100ms`, `1000ops`). */
@@ -66,10 +72,10 @@ export function iterationLength(text: string): { time: number } | { invocations:
   );
 }
 
-function overrides(forks: number, it: IterationFlags): Partial<BenchOptions> {
+function overrides(run: TargetRun, it: IterationFlags): Partial<BenchOptions> {
   return {
-    forks,
-    warmup: { iterations: it.warmupIterations, ...iterationLength(it.warmupTime) },
+    forks: run.forks,
+    warmup: { iterations: run.warmupIterations, ...iterationLength(it.warmupTime) },
     measurement: { iterations: it.iterations, ...iterationLength(it.measurementTime) },
   };
 }
@@ -123,6 +129,8 @@ export async function runBeforeAfter(
   for (const run of targetRuns(
     groups.filter((g) => g !== "kv"),
     options.forks,
+    undefined,
+    options.iterations.warmupIterations,
   )) {
     const benchmarks = [
       ...run.benchmarks,
@@ -134,7 +142,7 @@ export async function runBeforeAfter(
       suites,
       {
         filter: exactFilter(benchmarks),
-        overrides: overrides(run.forks, options.iterations),
+        overrides: overrides(run, options.iterations),
         params: run.params,
         interleave: true,
       },

@@ -35,9 +35,11 @@ interface TargetFlags {
   strict?: boolean;
 }
 
-/** Defaults: 3 warmup and 5 measurement iterations of 100 ms, in `TARGET_FORKS` forks unless a target asks for more. */
+/**
+ * Defaults: 5 measurement iterations of 100 ms after `TARGET_WARMUP` warmup ones, in `TARGET_FORKS` forks, unless a
+ * target asks for more (its run's `forks` and `warmupIterations`).
+ */
 const DEFAULTS = {
-  warmupIterations: "3",
   iterations: "5",
   warmupTime: "100ms",
   measurementTime: "100ms",
@@ -55,7 +57,7 @@ const readResults = (file: string): BenchmarkResult[] => readSaved("perf-targets
 /** Runs the benchmarks of one target run through `rafkit-bench`; its table goes to stdout as it prints. */
 function runThroughHarness(
   modules: readonly string[],
-  { benchmarks, forks, params }: TargetRun,
+  { benchmarks, forks, warmupIterations, params }: TargetRun,
   flags: TargetFlags,
 ): BenchmarkResult[] {
   const dir = mkdtempSync(join(tmpdir(), "rafkit-perf-targets-"));
@@ -63,6 +65,7 @@ function runThroughHarness(
     const out = join(dir, "run.json");
     const o = {
       ...DEFAULTS,
+      warmupIterations: String(warmupIterations),
       ...Object.fromEntries(Object.entries(flags).filter(([, v]) => v !== undefined)),
     };
     const args = [
@@ -103,11 +106,19 @@ function targetsCommand(names: string[], flags: TargetFlags): void {
     const forks = flags.forks === undefined ? undefined : Number(flags.forks);
     if (forks !== undefined && !(Number.isInteger(forks) && forks >= 0))
       fail(`forks must be an integer >= 0, got ${JSON.stringify(flags.forks)}`);
+    const warmup =
+      flags.warmupIterations === undefined ? undefined : Number(flags.warmupIterations);
+    if (warmup !== undefined && !(Number.isInteger(warmup) && warmup >= 0))
+      fail(
+        `warmup iterations must be an integer >= 0, got ${JSON.stringify(flags.warmupIterations)}`,
+      );
     const modules = selected.flatMap((g) => suiteModules(g));
     results = [];
     for (const run of targetRuns(
       selected.filter((g) => g !== "kv"),
       forks,
+      undefined,
+      warmup,
     )) {
       results.push(...runThroughHarness(modules, run, flags));
       process.stdout.write("\n");
@@ -151,7 +162,10 @@ const program = new Command("perf-targets")
       ]),
   )
   .option("-f, --forks <n>", "forks per benchmark (default 2, more for targets with thin margins)")
-  .option("--warmup-iterations <n>", "warmup iterations (default 3)")
+  .option(
+    "--warmup-iterations <n>",
+    "warmup iterations (default 3, more for targets whose forks settle late)",
+  )
   .option("-i, --iterations <n>", "measurement iterations (default 5)")
   .option("-w, --warmup-time <len>", "warmup iteration length (default 100ms)")
   .option("-r, --measurement-time <len>", "measurement iteration length (default 100ms)")

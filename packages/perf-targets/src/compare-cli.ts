@@ -86,7 +86,9 @@ async function compareCommand(names: string[], flags: CompareFlags): Promise<voi
         current: currentRoots(),
         ...(flags.forks !== undefined ? { forks: count(flags.forks, "forks", 0) } : {}),
         iterations: {
-          warmupIterations: count(flags.warmupIterations, "warmup iterations", 3),
+          ...(flags.warmupIterations !== undefined
+            ? { warmupIterations: count(flags.warmupIterations, "warmup iterations", 3) }
+            : {}),
           iterations: count(flags.iterations, "iterations", 5, 1),
           warmupTime: flags.warmupTime ?? "100ms",
           measurementTime: flags.measurementTime ?? "100ms",
@@ -135,7 +137,10 @@ export function addCompareCommand(program: Command): void {
     )
     .option("--from-after <file>", "the current build's saved JMH JSON (with --from-before)")
     .option("-f, --forks <n>", "forks per benchmark (default: each target's, 2 or more)")
-    .option("--warmup-iterations <n>", "warmup iterations (default 3)")
+    .option(
+      "--warmup-iterations <n>",
+      "warmup iterations (default 3, more for targets whose forks settle late)",
+    )
     .option("-i, --iterations <n>", "measurement iterations (default 5)")
     .option("-w, --warmup-time <len>", "warmup iteration length (default 100ms)")
     .option("-r, --measurement-time <len>", "measurement iteration length (default 100ms)")

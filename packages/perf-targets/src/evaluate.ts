@@ -1,6 +1,13 @@
 import type { BenchmarkResult } from "@rafkit/bench";
 import { renderColumns } from "./columns";
-import { type Side, TARGET_FORKS, TARGETS, type Target, type TargetGroup } from "./targets";
+import {
+  type Side,
+  TARGET_FORKS,
+  TARGET_WARMUP,
+  TARGETS,
+  type Target,
+  type TargetGroup,
+} from "./targets";
 import { nanosPerOp } from "./units";
 
 const sidesOf = (t: Target): Side[] =>
@@ -23,10 +30,15 @@ export function targetBenchmarks(groups: readonly TargetGroup[], targets = TARGE
   return [...ids];
 }
 
-/** One run of `targets`: benchmarks of one suite that share a fork count, and the param values they need. */
+/**
+ * One run of `targets`: benchmarks of one suite that share a fork count and a warmup, and the param values they
+ * need.
+ */
 export interface TargetRun {
   /** Forks per benchmark. */
   forks: number;
+  /** Warmup iterations per fork, unless the command line sets them. */
+  warmupIterations: number;
   /** The benchmarks. */
   benchmarks: string[];
   /** Values of the params the targets fix (e.g. `impl`), for `-p`; other params keep their declared values. */
@@ -44,11 +56,11 @@ const paramsKey = (side: Side) =>
   );
 
 /**
- * The forks each target of `groups` runs with: its own (default {@link TARGET_FORKS}), or the most of any target
- * it shares a side with (the same benchmark with the same params), directly or through others. So every side of
- * a target runs with the same forks, and its ratio's two sides share a run.
+ * The forks and warmup each target of `groups` runs with: its own (default {@link TARGET_FORKS} and
+ * {@link TARGET_WARMUP}), or the most of any target it shares a side with (the same benchmark with the same
+ * params), directly or through others. So every side of a target runs alike, and its ratio's two sides share a run.
  */
-function forksByTarget(groups: readonly TargetGroup[], targets: readonly Target[]) {
+function settingsByTarget(groups: readonly TargetGroup[], targets: readonly Target[]) {
   const chosen = targets.filter((t) => groups.includes(t.group));
   const parent = chosen.map((_, i) => i);
   const root = (i: number): number => (parent[i] === i ? i : (parent[i] = root(parent[i]!)));
@@ -63,33 +75,39 @@ function forksByTarget(groups: readonly TargetGroup[], targets: readonly Target[
       }
     }
   });
-  const most = new Map<number, number>();
+  const most = new Map<number, { forks: number; warmupIterations: number }>();
   chosen.forEach((t, i) => {
     const r = root(i);
-    most.set(r, Math.max(most.get(r) ?? 0, t.forks ?? TARGET_FORKS));
+    const seen = most.get(r) ?? { forks: 0, warmupIterations: 0 };
+    most.set(r, {
+      forks: Math.max(seen.forks, t.forks ?? TARGET_FORKS),
+      warmupIterations: Math.max(seen.warmupIterations, t.warmupIterations ?? TARGET_WARMUP),
+    });
   });
-  return chosen.map((t, i) => ({ target: t, forks: most.get(root(i))! }));
+  return chosen.map((t, i) => ({ target: t, ...most.get(root(i))! }));
 }
 
 /**
- * The runs the targets of `groups` need, by fewest forks first: one per suite and fork count, each with every
- * value its targets fix of a param, so that it measures only what some target divides. A target's benchmarks
- * run with its forks (see `forksByTarget`; `forks`, from the command line, sets them all): a target that needs
- * more forks adds them to its own impls only (the unbuffered ones of `RandomAccessFileBenchmark`, not every
- * impl of it), and a ratio's two sides share a run, interleaved.
+ * The runs the targets of `groups` need, by fewest forks first: one per suite, fork count and warmup, each with
+ * every value its targets fix of a param, so that it measures only what some target divides. A target's
+ * benchmarks run with its forks and warmup (see `settingsByTarget`; `forks` and `warmupIterations`, from the
+ * command line, set them for all): a target that needs more adds them to its own impls only (the unbuffered
+ * ones of `RandomAccessFileBenchmark`, not every impl of it), and a ratio's two sides share a run, interleaved.
  */
 export function targetRuns(
   groups: readonly TargetGroup[],
   forks?: number,
   targets = TARGETS,
+  warmupIterations?: number,
 ): TargetRun[] {
   const runs = new Map<string, TargetRun>();
-  for (const { target, forks: own } of forksByTarget(groups, targets)) {
-    const n = forks ?? own;
+  for (const { target, ...own } of settingsByTarget(groups, targets)) {
+    const n = forks ?? own.forks;
+    const w = warmupIterations ?? own.warmupIterations;
     for (const side of sidesOf(target)) {
       for (const id of side.benchmarks) {
-        const key = `${n}\0${suiteOf(id)}`;
-        const run = runs.get(key) ?? { forks: n, benchmarks: [], params: {} };
+        const key = `${n}\0${w}\0${suiteOf(id)}`;
+        const run = runs.get(key) ?? { forks: n, warmupIterations: w, benchmarks: [], params: {} };
         if (!run.benchmarks.includes(id)) run.benchmarks.push(id);
         for (const [k, v] of Object.entries(side.params ?? {})) {
           const values = new Set(run.params[k] ?? []);

@@ -43,6 +43,12 @@ export type Target = {
    * margin is within the spread between forks: each process lays out its JIT code anew.
    */
   forks?: number;
+  /**
+   * Warmup iterations its benchmarks run with when the command line gives none (default `TARGET_WARMUP`). More
+   * where a fork's first iterations run slower for longer: the JIT keeps recompiling while each iteration's
+   * fresh file takes paths the last one did not.
+   */
+  warmupIterations?: number;
 } & (
   | {
       kind: "ratio";
@@ -72,6 +78,16 @@ export type Target = {
 
 /** Forks per benchmark of `targets` when neither the target nor the command line says otherwise. */
 export const TARGET_FORKS = 2;
+
+/** Warmup iterations per fork when neither the target nor the command line says otherwise. */
+export const TARGET_WARMUP = 3;
+
+/**
+ * Warmup of the targets whose forks settle late: 1 s of 100 ms iterations. With 3, the first two measured
+ * iterations of many buffered pairings ran 10% to 170% slower than the rest, and random-access-file's async
+ * writes 17% to 26% (BENCHMARKS.md, "Targets whose forks settle late warm up for 1 s").
+ */
+const SETTLING_WARMUP = 10;
 
 const bandwidth = (r: BenchmarkResult) => r.secondaryMetrics["·bandwidth"]?.score ?? Number.NaN;
 
@@ -255,6 +271,7 @@ export const TARGETS: readonly Target[] = [
     // One process's JIT code may run these loops at half speed for its whole life (BENCHMARKS.md, "Why
     // some targets run more forks"): with 2 forks, which forks a ratio drew decides it. JMH's default is 5.
     forks: 5,
+    warmupIterations: SETTLING_WARMUP,
   },
   {
     name: "buffered-writes-near-floor",
@@ -275,6 +292,7 @@ export const TARGETS: readonly Target[] = [
     goal: 1.3,
     // As the buffered reads: a slow process lasts its whole life, so more forks.
     forks: 5,
+    warmupIterations: SETTLING_WARMUP,
   },
   {
     name: "unbuffered-native-near-jdk25",
@@ -370,6 +388,8 @@ export const TARGETS: readonly Target[] = [
     },
     op: ">=",
     goal: 100,
+    // The peer's writes settle late; the async targets share their sides, so all three warm up as long.
+    warmupIterations: SETTLING_WARMUP,
   },
   {
     name: "async-bulk-read-rate",

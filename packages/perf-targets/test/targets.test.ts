@@ -21,7 +21,7 @@ import {
   targetRuns,
 } from "../src/evaluate";
 import { suiteModules } from "../src/suites";
-import { TARGET_FORKS, TARGET_GROUPS, TARGETS } from "../src/targets";
+import { TARGET_FORKS, TARGET_GROUPS, TARGET_WARMUP, TARGETS } from "../src/targets";
 
 const cli = fileURLToPath(new URL("../dist/cli.js", import.meta.url));
 const dir = mkdtempSync(join(tmpdir(), "rafkit-bench-targets-"));
@@ -321,9 +321,9 @@ describe("targets", () => {
     const raf = targetRuns(["raf"]).filter((r) =>
       r.benchmarks.includes("RandomAccessFileBenchmark.readInt"),
     );
-    expect(raf.map((r) => [r.forks, r.params.impl?.sort()])).toEqual([
-      [5, ["bufferedFloor", "floor", "pointerOnly", "rafkit"]],
-      [8, ["jdk17Emulated", "jdk25", "nativeFloor", "rafkitUnbuffered"]],
+    expect(raf.map((r) => [r.forks, r.warmupIterations, r.params.impl?.sort()])).toEqual([
+      [5, 10, ["bufferedFloor", "floor", "pointerOnly", "rafkit"]],
+      [8, TARGET_WARMUP, ["jdk17Emulated", "jdk25", "nativeFloor", "rafkitUnbuffered"]],
     ]);
     // tlSuccess's target asks for 6; the targets that share its sides (tlSuccess, tlFail) run with it, so each
     // ratio's sides share one run.
@@ -341,8 +341,29 @@ describe("targets", () => {
       [6, ["NodeErrno.throwCatch"]],
     ]);
     expect(targetRuns(TARGET_GROUPS, 3).every((r) => r.forks === 3)).toBe(true);
-    // With one fork count for all, each suite is one run again, every benchmark in it once.
-    const one = targetRuns(["bits", "raf"], 3);
+    // Only the targets whose forks settle late warm up longer (the async ones all, as they share sides); a
+    // warmup from the command line is every run's.
+    expect(new Set(targetRuns(["bits", "syscall-state"]).map((r) => r.warmupIterations))).toEqual(
+      new Set([TARGET_WARMUP]),
+    );
+    const async = targetRuns(["raf-async"]).sort((a, b) => a.warmupIterations - b.warmupIterations);
+    expect(async.map((r) => [r.warmupIterations, r.benchmarks.sort()])).toEqual([
+      [TARGET_WARMUP, ["RafAsyncBulk.readInts"]],
+      [
+        10,
+        [
+          "RafAsync.asyncBuffered",
+          "RafAsync.awaitPerInt",
+          "RafAsync.fileHandle",
+          "RafAsync.randomAccessFile",
+        ],
+      ],
+    ]);
+    expect(targetRuns(["raf"], undefined, TARGETS, 4).every((r) => r.warmupIterations === 4)).toBe(
+      true,
+    );
+    // With one fork count and warmup for all, each suite is one run again, every benchmark in it once.
+    const one = targetRuns(["bits", "raf"], 3, TARGETS, 3);
     for (const r of one) expect(new Set(r.benchmarks).size).toBe(r.benchmarks.length);
     expect(new Set(one.map((r) => r.benchmarks[0]!.split(".")[0])).size).toBe(one.length);
   });
