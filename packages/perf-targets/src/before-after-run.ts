@@ -98,7 +98,7 @@ async function loadBase(group: TargetGroup, roots: PackageRoots, notes: Map<stri
 
 /**
  * Runs the benchmarks behind the targets of `groups` on both builds in one run: per target run (a suite and
- * its fork count) the current suite and the base's (`base$<name>`) in one `runBenchmarks` call with
+ * its fork count and warmup) the current suite and the base's (`base$<name>`) in one `runBenchmarks` call with
  * `interleave`, so fork 1 of each runs before fork 2 of either (fork 2 in reverse order) and a slow spell
  * weighs on both; kv runs the base's `rafkv bench`, then the current one. Results come back split by build.
  */

@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // `perf-targets [groups...]`: runs the benchmarks behind rafkit's performance targets through the harness's
-// CLI (one run per fork count, interleaved), then prints every target with PASS/FAIL. `--from` evaluates
+// CLI (one run per fork count and warmup, interleaved), then prints every target with PASS/FAIL. `--from` evaluates
 // saved JMH JSON instead. `perf-targets compare --base <ref>` measures them before and after (compare-cli.ts).
 import { spawnSync } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
@@ -63,10 +63,11 @@ function runThroughHarness(
   const dir = mkdtempSync(join(tmpdir(), "rafkit-perf-targets-"));
   try {
     const out = join(dir, "run.json");
+    // The run's warmup already is the command line's, when it gives one (targetRuns).
     const o = {
       ...DEFAULTS,
-      warmupIterations: String(warmupIterations),
       ...Object.fromEntries(Object.entries(flags).filter(([, v]) => v !== undefined)),
+      warmupIterations: String(warmupIterations),
     };
     const args = [
       benchCli(),

@@ -122,15 +122,21 @@ export function targetRuns(
 }
 
 /**
- * One result per benchmark and params, the one of most forks: two runs of {@link targetRuns} can both measure
- * a benchmark when targets of different forks fix overlapping params of it, and a pairing must see one result.
+ * One result per benchmark and params, the one of most forks (then of most warmup): two runs of
+ * {@link targetRuns} can both measure a benchmark when targets of different forks or warmup fix overlapping params
+ * of it, and a pairing must see one result.
  */
 export function oneResultEach(results: readonly BenchmarkResult[]): BenchmarkResult[] {
   const kept = new Map<string, BenchmarkResult>();
   for (const r of results) {
     const key = `${r.benchmark}\0${JSON.stringify(Object.entries(r.params ?? {}).sort(([a], [b]) => (a < b ? -1 : 1)))}`;
     const seen = kept.get(key);
-    if (seen === undefined || r.forks > seen.forks) kept.set(key, r);
+    if (
+      seen === undefined ||
+      r.forks > seen.forks ||
+      (r.forks === seen.forks && r.warmupIterations > seen.warmupIterations)
+    )
+      kept.set(key, r);
   }
   return [...kept.values()];
 }

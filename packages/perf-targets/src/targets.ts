@@ -84,8 +84,8 @@ export const TARGET_WARMUP = 3;
 
 /**
  * Warmup of the targets whose forks settle late: 1 s of 100 ms iterations. With 3, the first two measured
- * iterations of many buffered pairings ran 10% to 170% slower than the rest, and random-access-file's async
- * writes 17% to 26% (BENCHMARKS.md, "Targets whose forks settle late warm up for 1 s").
+ * iterations of many buffered pairings' sides ran 10% to 140% slower than the rest, and random-access-file's
+ * async writes 11% to 26% (BENCHMARKS.md, "Targets whose forks settle late warm up for 1 s").
  */
 const SETTLING_WARMUP = 10;
 

@@ -368,16 +368,24 @@ describe("targets", () => {
     expect(new Set(one.map((r) => r.benchmarks[0]!.split(".")[0])).size).toBe(one.length);
   });
 
-  it("keep the result of most forks when two runs measured the same benchmark and params", () => {
-    const r = (forks: number, impl: string) =>
+  it("keep the result of most forks, then most warmup, when two runs measured the same benchmark and params", () => {
+    const r = (forks: number, impl: string, warmupIterations = 3) =>
       ({
         ...result("RandomAccessFileBenchmark.readInt", 100 * forks, { kiloBytes: "1", impl }),
         forks,
+        warmupIterations,
       }) as BenchmarkResult;
-    const kept = oneResultEach([r(2, "jdk25"), r(8, "jdk25"), r(5, "rafkit"), r(3, "jdk25")]);
-    expect(kept.map((k) => [k.params?.impl, k.forks])).toEqual([
-      ["jdk25", 8],
-      ["rafkit", 5],
+    const kept = oneResultEach([
+      r(2, "jdk25"),
+      r(8, "jdk25"),
+      r(5, "rafkit", 10),
+      r(3, "jdk25"),
+      r(5, "rafkit"),
+      r(8, "jdk25", 1),
+    ]);
+    expect(kept.map((k) => [k.params?.impl, k.forks, k.warmupIterations])).toEqual([
+      ["jdk25", 8, 3],
+      ["rafkit", 5, 10],
     ]);
   });
 });

@@ -47,7 +47,8 @@ const encodeLong = (c, d, i, v, advance) =>
  * `writeIntAt`, ...); `codec` the `@rafkit/bits` view-codec accessors (`getInt32`); `read`/`write` the
  * TypeScript types; \`array\` the typed arrays of its bulk methods (\`readInts\`, \`writeInts\`), if any. A
  * primitive with \`writesAs\` has no writer of its own: it is written by that one's. \`throws\` says which codec call
- * can throw for some value (\`"decode"\`, \`"encode"\`), where the async methods must turn it into a rejection.
+ * can throw for some value (\`"decode"\`, \`"encode"\`), where the async methods must turn it into a rejection and
+ * the sync writer must encode before it moves the cursor.
  */
 export const PRIMITIVES = [
   {

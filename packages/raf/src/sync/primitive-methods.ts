@@ -132,8 +132,8 @@ export abstract class RandomAccessFilePrimitives
   }
 
   // The primitive writers convert their argument first (`+v`, free for a number): the hot path reads
-  // the cursor before encoding and stores it after, so a `valueOf` that moved it in between would
-  // lose the write.
+  // the cursor and then encodes and stores it, so a `valueOf` that moved it in between would lose the
+  // write.
 
   writeBoolean(v: boolean): void {
     const w = this.#w;
