@@ -37,7 +37,7 @@ export function targetBenchmarks(groups: readonly TargetGroup[], targets = TARGE
 export interface TargetRun {
   /** Forks per benchmark. */
   forks: number;
-  /** Warmup iterations per fork, unless the command line sets them. */
+  /** Warmup iterations per fork: the command line's when it gives them, else the targets'. */
   warmupIterations: number;
   /** The benchmarks. */
   benchmarks: string[];
