@@ -156,6 +156,46 @@ function checkTarget(fn: NativeFunction): void {
 }
 
 /**
+ * The synchronous wrapper: the result on success, else `-errno` read first thing after the call. A fixed arity for up to six
+ * arguments (Win32's `LockFileEx` has six, `ReadFile` five) spares a rest array per call; koffi's variadic
+ * functions report no arity and take the rest path.
+ */
+function synchronous(
+  fn: NativeFunction,
+  read: () => number,
+  zeroFails: boolean,
+): AdaptedSystemCall {
+  // One wrapper per arity for both conventions: the convention is a captured boolean, one test per call.
+  const done = (r: unknown): number =>
+    (zeroFails ? r !== 0 : (r as number) >= 0)
+      ? typeof r === "number"
+        ? r
+        : overflow()
+      : -(slot.errno = read());
+  switch (typeof fn.async === "function" ? fn.info.arguments.length : -1) {
+    case 0:
+      return (() => done(fn())) as AdaptedSystemCall;
+    case 1:
+      return ((a: unknown) => done(fn(a))) as AdaptedSystemCall;
+    case 2:
+      return ((a: unknown, b: unknown) => done(fn(a, b))) as AdaptedSystemCall;
+    case 3:
+      return ((a: unknown, b: unknown, c: unknown) => done(fn(a, b, c))) as AdaptedSystemCall;
+    case 4:
+      return ((a: unknown, b: unknown, c: unknown, d: unknown) =>
+        done(fn(a, b, c, d))) as AdaptedSystemCall;
+    case 5:
+      return ((a: unknown, b: unknown, c: unknown, d: unknown, e: unknown) =>
+        done(fn(a, b, c, d, e))) as AdaptedSystemCall;
+    case 6:
+      return ((a: unknown, b: unknown, c: unknown, d: unknown, e: unknown, f: unknown) =>
+        done(fn(a, b, c, d, e, f))) as AdaptedSystemCall;
+    default:
+      return ((...args: unknown[]) => done(fn(...args))) as AdaptedSystemCall;
+  }
+}
+
+/**
  * How a call says it failed: `"negative"` (C's -1, Win32's `INVALID_HANDLE_VALUE`, `SOCKET_ERROR`) or
  * `"zero"` (a Win32 `BOOL` or a count where 0 means failure).
  */
@@ -181,47 +221,7 @@ export function adaptSystemCall(
 ): AdaptedSystemCall {
   checkTarget(fn);
   const read = stateReader(stateName);
-  // Fixed arity avoids a rest array per call on the hot path; variadic koffi functions have no `.async`.
-  const arity = typeof fn.async === "function" ? fn.info.arguments.length : -1;
-  let adapted: AdaptedSystemCall;
-  if (failure === "zero") {
-    adapted = ((...args: unknown[]) => {
-      const r = fn(...args);
-      return r !== 0 ? (typeof r === "number" ? r : overflow()) : -(slot.errno = read());
-    }) as AdaptedSystemCall;
-  } else {
-    switch (arity) {
-      case 1:
-        adapted = ((a: unknown) => {
-          const r = fn(a);
-          return r >= 0 ? (typeof r === "number" ? r : overflow()) : -(slot.errno = read());
-        }) as AdaptedSystemCall;
-        break;
-      case 2:
-        adapted = ((a: unknown, b: unknown) => {
-          const r = fn(a, b);
-          return r >= 0 ? (typeof r === "number" ? r : overflow()) : -(slot.errno = read());
-        }) as AdaptedSystemCall;
-        break;
-      case 3:
-        adapted = ((a: unknown, b: unknown, c: unknown) => {
-          const r = fn(a, b, c);
-          return r >= 0 ? (typeof r === "number" ? r : overflow()) : -(slot.errno = read());
-        }) as AdaptedSystemCall;
-        break;
-      case 4:
-        adapted = ((a: unknown, b: unknown, c: unknown, d: unknown) => {
-          const r = fn(a, b, c, d);
-          return r >= 0 ? (typeof r === "number" ? r : overflow()) : -(slot.errno = read());
-        }) as AdaptedSystemCall;
-        break;
-      default:
-        adapted = ((...args: unknown[]) => {
-          const r = fn(...args);
-          return r >= 0 ? (typeof r === "number" ? r : overflow()) : -(slot.errno = read());
-        }) as AdaptedSystemCall;
-    }
-  }
+  const adapted = synchronous(fn, read, failure === "zero");
   const failed = failure === "zero" ? (r: number) => r === 0 : (r: number) => r < 0;
   const asyncFn = fn.async;
   adapted.async = (...args: unknown[]) =>

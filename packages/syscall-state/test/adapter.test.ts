@@ -1,4 +1,4 @@
-import { closeSync, mkdirSync, openSync } from "node:fs";
+import { closeSync, mkdirSync, openSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, test } from "vitest";
 import {
@@ -17,6 +17,7 @@ const available = isNativeAvailable();
 if (!available) console.warn("native backend unavailable here: adapter tests are skipped");
 
 describe.skipIf(!available)("adaptSystemCall", () => {
+  const dir = tempDir("adapter");
   const libc = () => nativeLibc();
   const F_GETFD = () => libc().layout.F_GETFD;
 
@@ -70,6 +71,44 @@ describe.skipIf(!available)("adaptSystemCall", () => {
     expect(adapted(-1, F_GETFD(), "int", 0)).toBe(neg("EBADF"));
     return expect(adapted.async(-1, F_GETFD(), "int", 0)).rejects.toThrow(/variadic/);
   });
+
+  test.runIf(process.platform === "linux")(
+    "passes every argument of five- and six-argument calls, in both conventions",
+    () => {
+      const libcHandle = loadKoffi().load(null);
+      const linkat = adaptSystemCall(
+        libcHandle.func(
+          "int linkat(int olddirfd, const char *oldpath, int newdirfd, const char *newpath, int flags)",
+        ) as NativeFunction,
+        "errno",
+      );
+      // Win32's ReadFile and WriteFile are five-argument BOOL calls: the "zero" convention's hot path.
+      const copyFileRange = adaptSystemCall(
+        libcHandle.func(
+          "intptr_t copy_file_range(int fd_in, void *off_in, int fd_out, void *off_out, size_t len, unsigned int flags)",
+        ) as NativeFunction,
+        "errno",
+        "zero",
+      );
+      const AT_FDCWD = -100;
+      const from = join(dir, "from");
+      writeFileSync(from, "abcdef");
+      expect(linkat(AT_FDCWD, from, AT_FDCWD, join(dir, "link"), 0)).toBe(0);
+      expect(readFileSync(join(dir, "link"), "utf8")).toBe("abcdef");
+      expect(linkat(AT_FDCWD, from, AT_FDCWD, join(dir, "link"), 0)).toBe(neg("EEXIST"));
+      const input = openSync(from, "r");
+      const output = openSync(join(dir, "to"), "w");
+      try {
+        expect(copyFileRange(input, null, output, null, 4, 0)).toBe(4);
+        expect(readFileSync(join(dir, "to"), "utf8")).toBe("abcd");
+        expect(copyFileRange(input, null, output, null, 4, 0)).toBe(2);
+        expect(readFileSync(join(dir, "to"), "utf8")).toBe("abcdef");
+      } finally {
+        closeSync(input);
+        closeSync(output);
+      }
+    },
+  );
 
   test("rejects unknown state names and non-integer targets, naming what is valid", () => {
     const fcntl = libc().fcntl as unknown as NativeFunction;
