@@ -73,9 +73,15 @@ describe.skipIf(!available)("adaptSystemCall", () => {
   });
 
   test.runIf(process.platform === "linux")(
-    "passes every argument of five- and six-argument calls, in both conventions",
+    "adapts calls of no arguments and passes every argument of five- and six-argument calls, in both conventions",
     () => {
       const libcHandle = loadKoffi().load(null);
+      const getpid = adaptSystemCall(
+        libcHandle.func("int getpid()") as NativeFunction,
+        "errno",
+        "zero",
+      );
+      expect(getpid()).toBe(process.pid);
       const linkat = adaptSystemCall(
         libcHandle.func(
           "int linkat(int olddirfd, const char *oldpath, int newdirfd, const char *newpath, int flags)",
