@@ -156,42 +156,60 @@ function checkTarget(fn: NativeFunction): void {
 }
 
 /**
- * The synchronous wrapper: the result on success, else `-errno` read first thing after the call. A fixed arity for up to six
- * arguments (Win32's `LockFileEx` has six, `ReadFile` five) spares a rest array per call; koffi's variadic
- * functions report no arity and take the rest path.
+ * The synchronous wrapper: the result on success, else `-errno`, read first thing after the call. Fixed arities
+ * of up to six arguments (Win32's `LockFileEx` has six, `ReadFile` five) spare a rest array per call; a
+ * variadic koffi function has no `.async` and takes the rest path.
  */
 function synchronous(
   fn: NativeFunction,
   read: () => number,
   zeroFails: boolean,
 ): AdaptedSystemCall {
-  // One wrapper per arity for both conventions: the convention is a captured boolean, one test per call.
-  const done = (r: unknown): number =>
-    (zeroFails ? r !== 0 : (r as number) >= 0)
-      ? typeof r === "number"
-        ? r
-        : overflow()
-      : -(slot.errno = read());
+  // The failure test is written into each wrapper, so that no function of ours runs between the call and
+  // `read`; the convention is a captured boolean, one test per call.
+  const ok = (r: unknown): number => (typeof r === "number" ? r : overflow());
+  type A = AdaptedSystemCall;
   switch (typeof fn.async === "function" ? fn.info.arguments.length : -1) {
     case 0:
-      return (() => done(fn())) as AdaptedSystemCall;
+      return (() => {
+        const r = fn();
+        return (zeroFails ? r === 0 : r < 0) ? -(slot.errno = read()) : ok(r);
+      }) as A;
     case 1:
-      return ((a: unknown) => done(fn(a))) as AdaptedSystemCall;
+      return ((a: unknown) => {
+        const r = fn(a);
+        return (zeroFails ? r === 0 : r < 0) ? -(slot.errno = read()) : ok(r);
+      }) as A;
     case 2:
-      return ((a: unknown, b: unknown) => done(fn(a, b))) as AdaptedSystemCall;
+      return ((a: unknown, b: unknown) => {
+        const r = fn(a, b);
+        return (zeroFails ? r === 0 : r < 0) ? -(slot.errno = read()) : ok(r);
+      }) as A;
     case 3:
-      return ((a: unknown, b: unknown, c: unknown) => done(fn(a, b, c))) as AdaptedSystemCall;
+      return ((a: unknown, b: unknown, c: unknown) => {
+        const r = fn(a, b, c);
+        return (zeroFails ? r === 0 : r < 0) ? -(slot.errno = read()) : ok(r);
+      }) as A;
     case 4:
-      return ((a: unknown, b: unknown, c: unknown, d: unknown) =>
-        done(fn(a, b, c, d))) as AdaptedSystemCall;
+      return ((a: unknown, b: unknown, c: unknown, d: unknown) => {
+        const r = fn(a, b, c, d);
+        return (zeroFails ? r === 0 : r < 0) ? -(slot.errno = read()) : ok(r);
+      }) as A;
     case 5:
-      return ((a: unknown, b: unknown, c: unknown, d: unknown, e: unknown) =>
-        done(fn(a, b, c, d, e))) as AdaptedSystemCall;
+      return ((a: unknown, b: unknown, c: unknown, d: unknown, e: unknown) => {
+        const r = fn(a, b, c, d, e);
+        return (zeroFails ? r === 0 : r < 0) ? -(slot.errno = read()) : ok(r);
+      }) as A;
     case 6:
-      return ((a: unknown, b: unknown, c: unknown, d: unknown, e: unknown, f: unknown) =>
-        done(fn(a, b, c, d, e, f))) as AdaptedSystemCall;
+      return ((a: unknown, b: unknown, c: unknown, d: unknown, e: unknown, f: unknown) => {
+        const r = fn(a, b, c, d, e, f);
+        return (zeroFails ? r === 0 : r < 0) ? -(slot.errno = read()) : ok(r);
+      }) as A;
     default:
-      return ((...args: unknown[]) => done(fn(...args))) as AdaptedSystemCall;
+      return ((...args: unknown[]) => {
+        const r = fn(...args);
+        return (zeroFails ? r === 0 : r < 0) ? -(slot.errno = read()) : ok(r);
+      }) as A;
   }
 }
 

@@ -75,23 +75,15 @@ describe.skipIf(!available)("adaptSystemCall", () => {
   test.runIf(process.platform === "linux")(
     "adapts calls of no arguments and passes every argument of five- and six-argument calls, in both conventions",
     () => {
-      const libcHandle = loadKoffi().load(null);
-      const getpid = adaptSystemCall(
-        libcHandle.func("int getpid()") as NativeFunction,
-        "errno",
-        "zero",
-      );
+      const lib = loadKoffi().load(null);
+      const getpid = adaptSystemCall(lib.func("int getpid()") as NativeFunction, "errno", "zero");
       expect(getpid()).toBe(process.pid);
-      const linkat = adaptSystemCall(
-        libcHandle.func(
-          "int linkat(int olddirfd, const char *oldpath, int newdirfd, const char *newpath, int flags)",
-        ) as NativeFunction,
-        "errno",
-      );
-      // Win32's ReadFile and WriteFile are five-argument BOOL calls: the "zero" convention's hot path.
-      const copyFileRange = adaptSystemCall(
-        libcHandle.func(
-          "intptr_t copy_file_range(int fd_in, void *off_in, int fd_out, void *off_out, size_t len, unsigned int flags)",
+
+      // Five arguments under "zero", the shape of Win32's ReadFile and WriteFile: select(2) answers 0 on a
+      // timeout and 1 here (a regular file is always readable), so nfds and the read set must arrive in place.
+      const select = adaptSystemCall(
+        lib.func(
+          "int select(int nfds, void *readfds, void *writefds, void *exceptfds, void *timeout)",
         ) as NativeFunction,
         "errno",
         "zero",
@@ -99,17 +91,37 @@ describe.skipIf(!available)("adaptSystemCall", () => {
       const AT_FDCWD = -100;
       const from = join(dir, "from");
       writeFileSync(from, "abcdef");
-      expect(linkat(AT_FDCWD, from, AT_FDCWD, join(dir, "link"), 0)).toBe(0);
-      expect(readFileSync(join(dir, "link"), "utf8")).toBe("abcdef");
-      expect(linkat(AT_FDCWD, from, AT_FDCWD, join(dir, "link"), 0)).toBe(neg("EEXIST"));
+      const dirFd = openSync(dir, "r");
       const input = openSync(from, "r");
       const output = openSync(join(dir, "to"), "w");
       try {
-        expect(copyFileRange(input, null, output, null, 4, 0)).toBe(4);
-        expect(readFileSync(join(dir, "to"), "utf8")).toBe("abcd");
-        expect(copyFileRange(input, null, output, null, 4, 0)).toBe(2);
-        expect(readFileSync(join(dir, "to"), "utf8")).toBe("abcdef");
+        const readSet = new Uint8Array(128);
+        readSet[input >> 3] = 1 << (input & 7);
+        expect(select(input + 1, readSet, null, null, new Uint8Array(16))).toBe(1);
+
+        // Five arguments under "negative": the two directories differ, so swapping them fails.
+        const linkat = adaptSystemCall(
+          lib.func(
+            "int linkat(int olddirfd, const char *oldpath, int newdirfd, const char *newpath, int flags)",
+          ) as NativeFunction,
+          "errno",
+        );
+        expect(linkat(AT_FDCWD, from, dirFd, "link", 0)).toBe(0);
+        expect(readFileSync(join(dir, "link"), "utf8")).toBe("abcdef");
+        expect(linkat(AT_FDCWD, from, dirFd, "link", 0)).toBe(neg("EEXIST"));
+
+        // Six arguments: the input offset (2) and the length (3) must arrive in place.
+        const copyFileRange = adaptSystemCall(
+          lib.func(
+            "intptr_t copy_file_range(int fd_in, void *off_in, int fd_out, void *off_out, size_t len, unsigned int flags)",
+          ) as NativeFunction,
+          "errno",
+        );
+        expect(copyFileRange(input, new BigInt64Array([2n]), output, null, 3, 0)).toBe(3);
+        expect(readFileSync(join(dir, "to"), "utf8")).toBe("cde");
+        expect(copyFileRange(-1, null, output, null, 3, 0)).toBe(neg("EBADF"));
       } finally {
+        closeSync(dirFd);
         closeSync(input);
         closeSync(output);
       }
