@@ -150,15 +150,11 @@ const syncWriteAt = (p) => `  write${p.name}At(${POSITION}, v: ${p.write}): void
     this.#putAt(position, ${p.constant} as Primitive<unknown, ${p.write}>, v);
   }`;
 
-const syncReadArray = (
-  p,
-) => `  read${p.name}s(dst: ${p.array}, off = 0, count: number = dst.length - off): void {
+const syncReadArray = (p) => `  read${p.name}s(dst: ${p.array}, off = 0, count?: number): void {
     this.#io.readArray(dst, off, count, ${p.width});
   }`;
 
-const syncWriteArray = (
-  p,
-) => `  write${p.name}s(src: ${p.array}, off = 0, count: number = src.length - off): void {
+const syncWriteArray = (p) => `  write${p.name}s(src: ${p.array}, off = 0, count?: number): void {
     this.#io.writeArray(src, off, count, ${p.width});
   }`;
 

@@ -8,7 +8,7 @@ import {
   type AsyncRandomAccessFileParts,
   AsyncRandomAccessFilePrimitives,
 } from "./async/primitive-methods";
-import { ClosedError, checkFromIndexSize } from "./errors";
+import { ClosedError } from "./errors";
 import { endHandOff, handed, handOff } from "./hand-off";
 import { type Guard, guard, unguard } from "./leak-guard";
 import { type AsyncFileLock, HeldLocks, type LockOptions } from "./locks";
@@ -31,7 +31,7 @@ import {
   writeUTF,
 } from "./operations";
 import type { RandomAccessFileOptions } from "./options";
-import { toPosition } from "./position";
+import { rangeLength, toPosition } from "./position";
 import {
   createRangeReadStream,
   createRangeWriteStream,
@@ -120,8 +120,14 @@ export class AsyncRandomAccessFile
     const plan = planOpen(path, mode, options);
     const fd = await plan.backend.openAsync(plan.path, plan.mode);
     if (fd < 0) throw systemCallError(fd, "open", plan.path);
-    if (plan.mode === "r") await rejectDirectoryAsync(plan.backend, fd, plan.path);
-    return new this(OPENING, plan, fd);
+    try {
+      if (plan.mode === "r") await rejectDirectoryAsync(plan.backend, fd, plan.path);
+      // The window's memory can fail to allocate (a large bufferSize): no descriptor may outlive that.
+      return new this(OPENING, plan, fd);
+    } catch (error) {
+      await plan.backend.closeAsync(fd);
+      throw error;
+    }
   }
 
   get path(): string {
@@ -175,16 +181,14 @@ export class AsyncRandomAccessFile
       return this.#d.submit(() => readByte(this.#w));
     }
     return this.#d.submit(() => {
-      const n = len ?? buf.length - off;
-      checkFromIndexSize(off, n, buf.length);
+      const n = rangeLength(off, len, buf.length);
       return readSome(this.#w, buf, off, n);
     });
   }
 
   readFully(buf: Uint8Array, off = 0, len?: number): Promise<void> {
     return this.#d.submit(() => {
-      const n = len === undefined ? buf.length - off : len;
-      checkFromIndexSize(off, n, buf.length);
+      const n = rangeLength(off, len, buf.length);
       return readFully(this.#w, buf, off, n);
     });
   }
@@ -206,8 +210,7 @@ export class AsyncRandomAccessFile
   write(b: number | Uint8Array, off = 0, len?: number): Promise<void> {
     if (typeof b === "number") return this.writeByte(b);
     return this.#d.submit(() => {
-      const n = len ?? b.length - off;
-      checkFromIndexSize(off, n, b.length);
+      const n = rangeLength(off, len, b.length);
       return writeBytes(this.#w, b, off, n);
     });
   }
@@ -234,24 +237,21 @@ export class AsyncRandomAccessFile
 
   readAt(position: number | bigint, buf: Uint8Array, off = 0, len?: number): Promise<number> {
     return this.#d.at(position, () => {
-      const n = len === undefined ? buf.length - off : len;
-      checkFromIndexSize(off, n, buf.length);
+      const n = rangeLength(off, len, buf.length);
       return readSome(this.#w, buf, off, n);
     });
   }
 
   readFullyAt(position: number | bigint, buf: Uint8Array, off = 0, len?: number): Promise<void> {
     return this.#d.at(position, () => {
-      const n = len === undefined ? buf.length - off : len;
-      checkFromIndexSize(off, n, buf.length);
+      const n = rangeLength(off, len, buf.length);
       return readFully(this.#w, buf, off, n);
     });
   }
 
   writeAt(position: number | bigint, buf: Uint8Array, off = 0, len?: number): Promise<void> {
     return this.#d.at(position, () => {
-      const n = len === undefined ? buf.length - off : len;
-      checkFromIndexSize(off, n, buf.length);
+      const n = rangeLength(off, len, buf.length);
       return writeBytes(this.#w, buf, off, n);
     });
   }

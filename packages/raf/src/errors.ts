@@ -36,6 +36,14 @@ export const OffsetRangeError: typeof OutOfRangeError = OutOfRangeError;
 /** @deprecated Use `OutOfRangeError`: the same class (see the value of this name). */
 export type OffsetRangeError = OutOfRangeError;
 
+/** Node's `TypeError` (`ERR_INVALID_ARG_TYPE`) for an argument of the wrong type. @internal */
+export function invalidArgType(what: string, expected: string, value: unknown): TypeError {
+  const got = value === null ? "null" : typeof value;
+  const error = new TypeError(`${what} must be ${expected}, got ${got}`);
+  (error as TypeError & { code: string }).code = "ERR_INVALID_ARG_TYPE";
+  return error;
+}
+
 /** Java's `Objects.checkFromIndexSize(off, len, length)`, with its message. */
 export function checkFromIndexSize(off: number, len: number, length: number): void {
   if (

@@ -48,7 +48,8 @@ export function planLock(options: LockOptions, mode: FileMode, backend: SyncBack
   const shared = options.shared === true;
   if (!shared && mode === "r") throw new LockModeError();
   if (backend.features?.locks === false) throw new LockUnsupportedError(backend.name);
-  const position = toPosition(options.position ?? 0, "lock position");
+  const position =
+    options.position === undefined ? 0 : toPosition(options.position, "lock position");
   let size = Number.POSITIVE_INFINITY;
   if (options.size !== undefined) {
     size = toPosition(options.size, "lock size");

@@ -8,6 +8,7 @@ import {
   type SyncBackend,
   systemCallError,
 } from "@rafkit/syscall-state";
+import { invalidArgType } from "./errors";
 import { parseMode } from "./modes";
 import { DEFAULT_BUFFER_SIZE, type RandomAccessFileOptions } from "./options";
 import { Window } from "./window/window";
@@ -35,12 +36,19 @@ export function planOpen(
 ): OpenPlan {
   const m = parseMode(mode);
   const p = typeof path === "string" ? path : fileURLToPath(path);
+  if (typeof options !== "object" || options === null) {
+    throw invalidArgType("options", "an object", options);
+  }
   const bufferSize = options.bufferSize ?? DEFAULT_BUFFER_SIZE;
+  if (typeof bufferSize !== "number") throw invalidArgType("bufferSize", "a number", bufferSize);
   if (!Number.isSafeInteger(bufferSize) || bufferSize < 0 || bufferSize > 2 ** 30) {
     throw new OutOfRangeError(`bufferSize must be an integer in [0, 2^30], got ${bufferSize}`);
   }
   const order = options.byteOrder ?? "big";
   const codec = viewCodecFor(order);
+  if (options.backend === null) {
+    throw invalidArgType("backend", '"auto", "native", "node" or a Backend', null);
+  }
   const backend =
     typeof options.backend === "object" ? options.backend : getBackend(options.backend ?? "auto");
   return { path: p, mode: m, bufferSize, order, codec, backend };
@@ -59,8 +67,8 @@ export function openWindow(plan: OpenPlan, fd: number, memory?: ArrayBufferLike)
 /**
  * Java refuses to open a directory even read-only, which `open(2)` allows: one `pread` tells. A buffered
  * window makes it the read of its first bytes (up to the default buffer size), which it then holds, so the check is no extra
- * system call for a file read from the start. Closes `fd` and throws `EISDIR` (syscall `open`) when it
- * is a directory; any other failure is left to the first read, which repeats the call.
+ * system call for a file read from the start. Throws `EISDIR` (syscall `open`) when it is a directory (the
+ * caller closes `fd`); any other failure is left to the first read, which repeats the call.
  */
 export function rejectDirectory(backend: SyncBackend, w: Window): void {
   // At most the default window: a large bufferSize should not make every open read megabytes it may never use.
@@ -71,21 +79,17 @@ export function rejectDirectory(backend: SyncBackend, w: Window): void {
     Math.min(Math.max(w.capacity, 1), DEFAULT_BUFFER_SIZE),
     0,
   );
-  if (r === -EISDIR) {
-    backend.close(w.fd);
-    throw systemCallError(-EISDIR, "open", w.path);
-  }
+  if (r === -EISDIR) throw systemCallError(-EISDIR, "open", w.path);
   if (r > 0 && w.capacity > 0) w.holdFirst(r);
 }
 
-/** {@link rejectDirectory} off the main thread. */
+/** {@link rejectDirectory} off the main thread (the caller closes `fd` when it throws). */
 export async function rejectDirectoryAsync(
   backend: Backend,
   fd: number,
   path: string,
 ): Promise<void> {
   if ((await backend.preadAsync(fd, new Uint8Array(1), 0, 1, 0)) === -EISDIR) {
-    await backend.closeAsync(fd);
     throw systemCallError(-EISDIR, "open", path);
   }
 }

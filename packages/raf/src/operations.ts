@@ -316,7 +316,10 @@ export function* skipBytes(w: Window, n: number): Op<number> {
 /** `setLength`: flushes, then `ftruncate`; Java's `EINVAL` for a negative length, before any I/O. */
 export function* setLength(w: Window, newLength: number | bigint, path: string): Op<void> {
   w.begin();
-  if (newLength < 0) throw systemCallError(-EINVAL, "ftruncate", path);
+  // Java's EINVAL only for a negative integer: anything else fails toPosition's type and range checks.
+  const negative =
+    typeof newLength === "bigint" ? newLength < 0n : Number.isInteger(newLength) && newLength < 0;
+  if (negative) throw systemCallError(-EINVAL, "ftruncate", path);
   const n = toPosition(newLength, "length");
   yield* flushAll(w);
   const r = yield* systemCall(w, "truncate", n);

@@ -1,4 +1,5 @@
 import { OutOfRangeError } from "@rafkit/bits";
+import { checkFromIndexSize, invalidArgType } from "./errors";
 
 const MAX = BigInt(Number.MAX_SAFE_INTEGER);
 
@@ -13,11 +14,7 @@ export function toPosition(value: number | bigint, what: string): number {
     if (value > MAX) throw new OutOfRangeError(`${what} ${value} exceeds Number.MAX_SAFE_INTEGER`);
     return Number(value);
   }
-  if (typeof value !== "number") {
-    const error = new TypeError(`${what} must be a number or bigint, got ${typeof value}`);
-    (error as TypeError & { code: string }).code = "ERR_INVALID_ARG_TYPE";
-    throw error;
-  }
+  if (typeof value !== "number") throw invalidArgType(what, "a number or bigint", value);
   if (value < 0) throw negative(what);
   if (!Number.isSafeInteger(value)) {
     throw new OutOfRangeError(`${what} must be a safe integer, got ${value}`);
@@ -37,13 +34,23 @@ function negative(what: string): OutOfRangeError {
  * JavaScript has no such conversion at the call, and a silent `Math.trunc` would hide NaN.)
  */
 export function toCount(value: number, what: string): number {
-  if (typeof value !== "number") {
-    const error = new TypeError(`${what} must be a number, got ${typeof value}`);
-    (error as TypeError & { code: string }).code = "ERR_INVALID_ARG_TYPE";
-    throw error;
-  }
+  if (typeof value !== "number") throw invalidArgType(what, "a number", value);
   if (!Number.isSafeInteger(value)) {
     throw new OutOfRangeError(`${what} must be a safe integer, got ${value}`);
   }
   return value;
+}
+
+/**
+ * The length of the range at `off` in an array of `length` elements: `len`, or the rest of the array when
+ * `len` is `undefined`. Checked before anything is read or written: an `off` or `len` that is not a number
+ * (`null` included) is a `TypeError` (`ERR_INVALID_ARG_TYPE`); a range outside the array, or not of integers,
+ * Java's `IndexOutOfBoundsException` as an {@link OutOfRangeError}.
+ */
+export function rangeLength(off: number, len: number | undefined, length: number): number {
+  if (typeof off !== "number") throw invalidArgType("offset", "a number", off);
+  const n = len === undefined ? length - off : len;
+  if (typeof n !== "number") throw invalidArgType("length", "a number", n);
+  checkFromIndexSize(off, n, length);
+  return n;
 }

@@ -7,7 +7,7 @@ import {
   systemCallError,
 } from "@rafkit/syscall-state";
 import type { RandomAccessFileApi } from "./api";
-import { checkFromIndexSize, EOFError } from "./errors";
+import { EOFError } from "./errors";
 import { endHandOff, handed, handOff } from "./hand-off";
 import { type Guard, guard, unguard } from "./leak-guard";
 import { FileLock, HeldLocks, type LockOptions, lockGranted, lockRequest, planLock } from "./locks";
@@ -31,7 +31,7 @@ import {
   writeUTF,
 } from "./operations";
 import type { RandomAccessFileOptions } from "./options";
-import { toPosition } from "./position";
+import { rangeLength, toPosition } from "./position";
 import {
   createRangeReadStream,
   createRangeWriteStream,
@@ -95,11 +95,18 @@ export class RandomAccessFile
     const direct = plan.bufferSize === 0 ? allocateDirect(backend, UNBUFFERED_MEMORY) : undefined;
     const fd = backend.open(plan.path, plan.mode);
     if (fd < 0) throw systemCallError(fd, "open", plan.path);
-    const w = openWindow(plan, fd, direct?.bytes.buffer);
-    if (plan.mode === "r") rejectDirectory(backend, w);
-    // Else the window holds nothing yet: a read cursor over its no bytes lets the first write (or a `seek`'s)
-    // start its run in the write method itself, with no call to the slow path (BENCHMARKS.md).
-    else w.attachRead();
+    let w: Window;
+    try {
+      // The window's memory can fail to allocate (a large bufferSize): no descriptor may outlive that.
+      w = openWindow(plan, fd, direct?.bytes.buffer);
+      if (plan.mode === "r") rejectDirectory(backend, w);
+      // Else the window holds nothing yet: a read cursor over its no bytes lets the first write (or a
+      // `seek`'s) start its run in the write method itself, with no call to the slow path (BENCHMARKS.md).
+      else w.attachRead();
+    } catch (error) {
+      backend.close(fd);
+      throw error;
+    }
     // The window and the driver, for this class's fields and the primitive methods' (`hand-off.ts`).
     handOff<RandomAccessFileParts>({ w, io: new SyncDriver(w, backend, plan.order, direct) });
     super();
@@ -152,22 +159,21 @@ export class RandomAccessFile
       if (i >= 0) return w.buf[i]!;
       return this.#io.run(readByte(w));
     }
-    const n = len ?? buf.length - off;
-    checkFromIndexSize(off, n, buf.length);
+    const n = rangeLength(off, len, buf.length);
     const w = this.#w;
     if (w.bypasses(w.pointer, n))
       return this.#io.preadDirect(w.pointer, buf, off, n, true, true) || -1;
     return this.#io.run(readSome(w, buf, off, n));
   }
 
-  readFully(buf: Uint8Array, off = 0, len: number = buf.length - off): void {
-    checkFromIndexSize(off, len, buf.length);
+  readFully(buf: Uint8Array, off = 0, len?: number): void {
+    const n = rangeLength(off, len, buf.length);
     const w = this.#w;
-    if (w.bypasses(w.pointer, len)) {
-      if (this.#io.preadDirect(w.pointer, buf, off, len, false, true) < len) throw new EOFError();
+    if (w.bypasses(w.pointer, n)) {
+      if (this.#io.preadDirect(w.pointer, buf, off, n, false, true) < n) throw new EOFError();
       return;
     }
-    this.#io.run(readFully(w, buf, off, len));
+    this.#io.run(readFully(w, buf, off, n));
   }
 
   skipBytes(n: number): number {
@@ -189,8 +195,7 @@ export class RandomAccessFile
       this.writeByte(b);
       return;
     }
-    const n = len ?? b.length - off;
-    checkFromIndexSize(off, n, b.length);
+    const n = rangeLength(off, len, b.length);
     const w = this.#w;
     if (!w.readOnly && w.bypasses(w.pointer, n)) this.#io.pwriteDirect(w.pointer, b, off, n, true);
     else this.#io.run(writeBytes(w, b, off, n));
@@ -212,46 +217,31 @@ export class RandomAccessFile
 
   // ---- positional I/O: at an explicit position, the file pointer does not move ----
 
-  readAt(
-    position: number | bigint,
-    buf: Uint8Array,
-    off = 0,
-    len: number = buf.length - off,
-  ): number {
-    checkFromIndexSize(off, len, buf.length);
+  readAt(position: number | bigint, buf: Uint8Array, off = 0, len?: number): number {
+    const n = rangeLength(off, len, buf.length);
     const pos = toPosition(position, "position");
     const w = this.#w;
-    if (w.bypasses(pos, len)) return this.#io.preadDirect(pos, buf, off, len, true, false) || -1;
-    return this.#io.run(at(w, pos, readSome(w, buf, off, len)));
+    if (w.bypasses(pos, n)) return this.#io.preadDirect(pos, buf, off, n, true, false) || -1;
+    return this.#io.run(at(w, pos, readSome(w, buf, off, n)));
   }
 
-  readFullyAt(
-    position: number | bigint,
-    buf: Uint8Array,
-    off = 0,
-    len: number = buf.length - off,
-  ): void {
-    checkFromIndexSize(off, len, buf.length);
+  readFullyAt(position: number | bigint, buf: Uint8Array, off = 0, len?: number): void {
+    const n = rangeLength(off, len, buf.length);
     const pos = toPosition(position, "position");
     const w = this.#w;
-    if (w.bypasses(pos, len)) {
-      if (this.#io.preadDirect(pos, buf, off, len, false, false) < len) throw new EOFError();
+    if (w.bypasses(pos, n)) {
+      if (this.#io.preadDirect(pos, buf, off, n, false, false) < n) throw new EOFError();
       return;
     }
-    this.#io.run(at(w, pos, readFully(w, buf, off, len)));
+    this.#io.run(at(w, pos, readFully(w, buf, off, n)));
   }
 
-  writeAt(
-    position: number | bigint,
-    buf: Uint8Array,
-    off = 0,
-    len: number = buf.length - off,
-  ): void {
-    checkFromIndexSize(off, len, buf.length);
+  writeAt(position: number | bigint, buf: Uint8Array, off = 0, len?: number): void {
+    const n = rangeLength(off, len, buf.length);
     const pos = toPosition(position, "position");
     const w = this.#w;
-    if (!w.readOnly && w.bypasses(pos, len)) this.#io.pwriteDirect(pos, buf, off, len, false);
-    else this.#io.run(at(w, pos, writeBytes(w, buf, off, len)));
+    if (!w.readOnly && w.bypasses(pos, n)) this.#io.pwriteDirect(pos, buf, off, n, false);
+    else this.#io.run(at(w, pos, writeBytes(w, buf, off, n)));
   }
 
   readUTFAt(position: number | bigint): string {

@@ -40,7 +40,7 @@ function checkHighWaterMark(value: number | undefined): number {
 
 /** A `Readable` over `[start, end]` of `file`, one positional read per `_read` (so it pulls only as fast as it is consumed). */
 export function createRangeReadStream(file: PositionalFile, options: ReadStreamOptions): Readable {
-  let pos = toPosition(options.start ?? 0, "start");
+  let pos = options.start === undefined ? 0 : toPosition(options.start, "start");
   const last =
     options.end === undefined ? Number.POSITIVE_INFINITY : toPosition(options.end, "end");
   if (last < pos - 1) {
@@ -79,7 +79,7 @@ export function createRangeWriteStream(
   file: PositionalFile,
   options: WriteStreamOptions,
 ): Writable {
-  let pos = toPosition(options.start ?? 0, "start");
+  let pos = options.start === undefined ? 0 : toPosition(options.start, "start");
   const highWaterMark = checkHighWaterMark(options.highWaterMark);
   return new Writable({
     highWaterMark,

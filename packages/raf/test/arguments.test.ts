@@ -1,7 +1,11 @@
-import { readFileSync, writeFileSync } from "node:fs";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { isNativeAvailable } from "@rafkit/syscall-state";
 import { describe, expect, test } from "vitest";
-import { AsyncRandomAccessFile, RandomAccessFile } from "../src/index";
+import {
+  AsyncRandomAccessFile,
+  RandomAccessFile,
+  type RandomAccessFileOptions,
+} from "../src/index";
 import { tempDir } from "./support/temp";
 
 const tmp = tempDir();
@@ -38,6 +42,25 @@ const calls: [string, (f: AnyFile, v: number) => unknown][] = [
   ["createWriteStream start", (f, v) => f.createWriteStream({ start: v })],
   ["createWriteStream highWaterMark", (f, v) => f.createWriteStream({ highWaterMark: v })],
 ];
+/** The calls whose argument is a file position or length, where a bigint is as good as a number. */
+const TAKES_BIGINT = new Set([
+  "seek",
+  "setLength",
+  "readAt",
+  "readFullyAt",
+  "writeAt",
+  "readIntAt",
+  "writeIntAt",
+  "readUTFAt",
+  "writeUTFAt",
+  "lock position",
+  "lock size",
+  "tryLock position",
+  "tryLock size",
+  "createReadStream start",
+  "createReadStream end",
+  "createWriteStream start",
+]);
 if (backend === "native") {
   calls.push(
     ["lock position", (f, v) => f.lock({ position: v })],
@@ -53,7 +76,7 @@ const open = async (kind: "sync" | "async", p: string): Promise<AnyFile> =>
     : AsyncRandomAccessFile.open(p, "rw", { backend });
 
 describe.each(["sync", "async"] as const)("numeric arguments (%s class)", (kind) => {
-  test.each([Number.NaN, 1.5, Number.POSITIVE_INFINITY])(
+  test.each([Number.NaN, 1.5, -1.5, Number.POSITIVE_INFINITY, Number.NEGATIVE_INFINITY])(
     "%d: every method fails with ERR_OUT_OF_RANGE before changing the pointer, the window or the file",
     async (bad) => {
       const p = tmp("args.bin");
@@ -80,6 +103,56 @@ describe.each(["sync", "async"] as const)("numeric arguments (%s class)", (kind)
     },
   );
 
+  test.each([
+    ["a numeric string", "1"],
+    ["null", null],
+    ["an object", { valueOf: (): number => 1 }],
+    ["a symbol", Symbol("one")],
+    ["a bigint", 1n],
+  ])(
+    "%s: every method fails with ERR_INVALID_ARG_TYPE before changing the pointer, the window or the file",
+    async (_, bad) => {
+      const p = tmp("args-types.bin");
+      const original = Uint8Array.from({ length: 16 }, (_, k) => k);
+      writeFileSync(p, original);
+      const f = await open(kind, p);
+      await f.seek(2);
+      await f.writeByte(0xee);
+      const failures: string[] = [];
+      for (const [name, call] of calls) {
+        // Positions and lengths of the file itself are numbers or bigints.
+        if (typeof bad === "bigint" && TAKES_BIGINT.has(name)) continue;
+        const outcome = await (async () => call(f, bad as number))().then(
+          () => "no error",
+          (e: { name?: string; code?: string }) => `${e.name} ${e.code}`,
+        );
+        if (outcome !== "TypeError ERR_INVALID_ARG_TYPE") failures.push(`${name}: ${outcome}`);
+        if ((await f.getFilePointer()) !== 3) failures.push(`${name}: moved the pointer`);
+      }
+      expect(failures).toEqual([]);
+      expect(await f.length()).toBe(16);
+      await f.close();
+      const expected = Uint8Array.from(original);
+      expected[2] = 0xee;
+      expect(new Uint8Array(readFileSync(p))).toEqual(expected);
+    },
+  );
+
+  test("setLength: Java's EINVAL for a negative integer only", async () => {
+    const p = tmp("args-setlength.bin");
+    writeFileSync(p, new Uint8Array(8));
+    const f = await open(kind, p);
+    for (const negative of [-1, -1n, -(2 ** 53)]) {
+      await expect((async () => f.setLength(negative))()).rejects.toMatchObject({
+        code: "EINVAL",
+        syscall: "ftruncate",
+        path: p,
+      });
+    }
+    expect(await f.length()).toBe(8);
+    await f.close();
+  });
+
   test("skipBytes and highWaterMark take a non-number as a TypeError (ERR_INVALID_ARG_TYPE)", async () => {
     const p = tmp("args-type.bin");
     writeFileSync(p, new Uint8Array(8));
@@ -100,4 +173,27 @@ describe.each(["sync", "async"] as const)("numeric arguments (%s class)", (kind)
     expect(await f.getFilePointer()).toBe(5);
     await f.close();
   });
+});
+
+describe("open options", () => {
+  test.each([
+    ["options null", null],
+    ["bufferSize a string", { bufferSize: "8" }],
+    ["bufferSize a bigint", { bufferSize: 8n }],
+    ["backend null", { backend: null }],
+  ])(
+    "%s: a TypeError (ERR_INVALID_ARG_TYPE) from both classes, before any I/O",
+    async (_, options) => {
+      const p = tmp("options.bin");
+      const opts = options as unknown as RandomAccessFileOptions;
+      expect(() => new RandomAccessFile(p, "rw", opts)).toThrow(
+        expect.objectContaining({ name: "TypeError", code: "ERR_INVALID_ARG_TYPE" }),
+      );
+      await expect(AsyncRandomAccessFile.open(p, "rw", opts)).rejects.toMatchObject({
+        name: "TypeError",
+        code: "ERR_INVALID_ARG_TYPE",
+      });
+      expect(existsSync(p)).toBe(false);
+    },
+  );
 });

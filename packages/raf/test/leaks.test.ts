@@ -112,6 +112,39 @@ describe.skipIf(!existsSync(dist))(
       },
     );
 
+    test.skipIf(process.platform !== "linux")(
+      "a window that cannot be allocated leaves no descriptor open (child under ulimit -v)",
+      () => {
+        const dir = tmp("no-memory");
+        mkdirSync(dir);
+        const script = fileURLToPath(
+          new URL("./fixtures/window-allocation-fails.mjs", import.meta.url),
+        );
+        // About 1.7 GiB above a fresh Node's address space: one 1 GiB window fits, the next does not.
+        const r = spawnSync(
+          "bash",
+          ["-c", 'ulimit -v 3000000 && exec "$0" "$@"', process.execPath, script, dist, dir],
+          { encoding: "utf8" },
+        );
+        expect(r.status, r.stderr).toBe(0);
+        const out = JSON.parse(r.stdout) as {
+          held: number;
+          open: number;
+          after: number;
+          failures: { sync: string[]; async: string[] };
+        };
+        // Both classes met the limit, each time with the engine's allocation error, and every descriptor
+        // still open belongs to a file that was opened.
+        expect(out.failures.sync.length).toBeGreaterThan(0);
+        expect(out.failures.async.length).toBeGreaterThan(0);
+        for (const message of [...out.failures.sync, ...out.failures.async]) {
+          expect(message).toMatch(/^RangeError: .*allocation failed/i);
+        }
+        expect(out.open).toBe(out.held);
+        expect(out.after).toBe(0);
+      },
+    );
+
     test("a normal exit writes nothing for files never closed (no stale replay)", () => {
       const file = tmp("exit.bin");
       const script = fileURLToPath(new URL("./fixtures/exit-unclosed.mjs", import.meta.url));

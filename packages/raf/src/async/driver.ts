@@ -1,6 +1,6 @@
 import type { ByteOrder, NumericArray } from "@rafkit/bits";
 import type { Backend, LockRequest } from "@rafkit/syscall-state";
-import { ClosedError, checkFromIndexSize } from "../errors";
+import { ClosedError } from "../errors";
 import {
   at,
   flushAll,
@@ -10,7 +10,7 @@ import {
   writeArray,
   writePrimitive,
 } from "../operations";
-import { toPosition } from "../position";
+import { rangeLength, toPosition } from "../position";
 import type { Primitive } from "../primitives";
 import { complete } from "../window/complete";
 import type { Window } from "../window/window";
@@ -267,8 +267,7 @@ export class AsyncDriver {
     width: number,
   ): Promise<void> {
     return this.submit(() => {
-      const n = count === undefined ? dst.length - off : count;
-      checkFromIndexSize(off, n, dst.length);
+      const n = rangeLength(off, count, dst.length);
       return readArray(this.w, this.order, dst, off, n, width);
     });
   }
@@ -281,8 +280,7 @@ export class AsyncDriver {
     width: number,
   ): Promise<void> {
     return this.submit(() => {
-      const n = count === undefined ? src.length - off : count;
-      checkFromIndexSize(off, n, src.length);
+      const n = rangeLength(off, count, src.length);
       return writeArray(this.w, this.order, src, off, n, width);
     });
   }

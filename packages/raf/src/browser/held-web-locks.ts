@@ -57,7 +57,8 @@ export class HeldWebLocks<L extends FileLock | AsyncFileLock> {
     if (this.#file.closed) throw new ClosedError();
     const shared = options.shared === true;
     if (!shared && this.#file.mode === "r") throw new LockModeError();
-    const position = toPosition(options.position ?? 0, "lock position");
+    const position =
+      options.position === undefined ? 0 : toPosition(options.position, "lock position");
     let size = Number.POSITIVE_INFINITY;
     if (options.size !== undefined) {
       size = toPosition(options.size, "lock size");

@@ -1,4 +1,9 @@
-import { type FileMode, systemCallError, withOpenDescriptor } from "@rafkit/syscall-state/browser";
+import {
+  type Backend,
+  type FileMode,
+  systemCallError,
+  withOpenDescriptor,
+} from "@rafkit/syscall-state/browser";
 import { FileLock, type LockOptions } from "../locks";
 import { planOpen } from "../open-file";
 import type { RandomAccessFileOptions } from "../options";
@@ -37,13 +42,20 @@ export class RandomAccessFile extends NodeRandomAccessFile {
     const plan = planOpen(target.path, mode, target.options);
     const fd = await target.backend.openAsync(plan.path, mode);
     if (fd < 0) throw systemCallError(fd, "open", plan.path);
+    // Once the constructor has taken `fd` (its `open`), it closes it itself if it fails; before, this does.
+    let taken = false;
+    const handing = withOpenDescriptor(target.backend, fd);
+    const backend: Backend = {
+      ...handing,
+      open: (p: string, m: FileMode) => {
+        taken = true;
+        return handing.open(p, m);
+      },
+    };
     try {
-      return new RandomAccessFile(plan.path, mode, {
-        ...target.options,
-        backend: withOpenDescriptor(target.backend, fd),
-      });
+      return new RandomAccessFile(plan.path, mode, { ...target.options, backend });
     } catch (error) {
-      target.backend.close(fd);
+      if (!taken) target.backend.close(fd);
       throw error;
     }
   }

@@ -7,9 +7,8 @@ import {
   type SyncBackend,
   systemCallError,
 } from "@rafkit/syscall-state";
-import { checkFromIndexSize } from "../errors";
 import { at, type Op, readArray, writeArray } from "../operations";
-import { toPosition } from "../position";
+import { rangeLength, toPosition } from "../position";
 import type { Primitive } from "../primitives";
 import { complete } from "../window/complete";
 import { endPrimitiveRead, planRead } from "../window/read-planning";
@@ -275,15 +274,15 @@ export class SyncDriver {
     return this.run(at(this.w, toPosition(position, "position"), op));
   }
 
-  /** A bulk read (`readInts`, …) of `count` elements of `width` bytes into `dst[off…]`. */
-  readArray(dst: NumericArray, off: number, count: number, width: number): void {
-    checkFromIndexSize(off, count, dst.length);
-    this.run(readArray(this.w, this.order, dst, off, count, width));
+  /** A bulk read (`readInts`, …) of `count` elements (default: to the end of `dst`) of `width` bytes. */
+  readArray(dst: NumericArray, off: number, count: number | undefined, width: number): void {
+    const n = rangeLength(off, count, dst.length);
+    this.run(readArray(this.w, this.order, dst, off, n, width));
   }
 
-  /** A bulk write (`writeInts`, …) of `count` elements of `width` bytes from `src[off…]`. */
-  writeArray(src: NumericArray, off: number, count: number, width: number): void {
-    checkFromIndexSize(off, count, src.length);
-    this.run(writeArray(this.w, this.order, src, off, count, width));
+  /** A bulk write (`writeInts`, …) of `count` elements (default: to the end of `src`) of `width` bytes. */
+  writeArray(src: NumericArray, off: number, count: number | undefined, width: number): void {
+    const n = rangeLength(off, count, src.length);
+    this.run(writeArray(this.w, this.order, src, off, n, width));
   }
 }

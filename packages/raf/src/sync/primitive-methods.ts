@@ -433,43 +433,43 @@ export abstract class RandomAccessFilePrimitives
     if (w.commitAt(i, p.width)) this.#io.flushAll();
   }
 
-  readShorts(dst: Int16Array | Uint16Array, off = 0, count: number = dst.length - off): void {
+  readShorts(dst: Int16Array | Uint16Array, off = 0, count?: number): void {
     this.#io.readArray(dst, off, count, 2);
   }
 
-  readInts(dst: Int32Array | Uint32Array, off = 0, count: number = dst.length - off): void {
+  readInts(dst: Int32Array | Uint32Array, off = 0, count?: number): void {
     this.#io.readArray(dst, off, count, 4);
   }
 
-  readLongs(dst: BigInt64Array | BigUint64Array, off = 0, count: number = dst.length - off): void {
+  readLongs(dst: BigInt64Array | BigUint64Array, off = 0, count?: number): void {
     this.#io.readArray(dst, off, count, 8);
   }
 
-  readFloats(dst: Float32Array, off = 0, count: number = dst.length - off): void {
+  readFloats(dst: Float32Array, off = 0, count?: number): void {
     this.#io.readArray(dst, off, count, 4);
   }
 
-  readDoubles(dst: Float64Array, off = 0, count: number = dst.length - off): void {
+  readDoubles(dst: Float64Array, off = 0, count?: number): void {
     this.#io.readArray(dst, off, count, 8);
   }
 
-  writeShorts(src: Int16Array | Uint16Array, off = 0, count: number = src.length - off): void {
+  writeShorts(src: Int16Array | Uint16Array, off = 0, count?: number): void {
     this.#io.writeArray(src, off, count, 2);
   }
 
-  writeInts(src: Int32Array | Uint32Array, off = 0, count: number = src.length - off): void {
+  writeInts(src: Int32Array | Uint32Array, off = 0, count?: number): void {
     this.#io.writeArray(src, off, count, 4);
   }
 
-  writeLongs(src: BigInt64Array | BigUint64Array, off = 0, count: number = src.length - off): void {
+  writeLongs(src: BigInt64Array | BigUint64Array, off = 0, count?: number): void {
     this.#io.writeArray(src, off, count, 8);
   }
 
-  writeFloats(src: Float32Array, off = 0, count: number = src.length - off): void {
+  writeFloats(src: Float32Array, off = 0, count?: number): void {
     this.#io.writeArray(src, off, count, 4);
   }
 
-  writeDoubles(src: Float64Array, off = 0, count: number = src.length - off): void {
+  writeDoubles(src: Float64Array, off = 0, count?: number): void {
     this.#io.writeArray(src, off, count, 8);
   }
 }
