@@ -1,6 +1,8 @@
 import * as path from "node:path";
 import { KvError } from "./errors";
-import { DAMAGE_FILE, dataFileName, hintFileName, MARKER_FILE } from "./file-names";
+import { DAMAGE_FILE, dataFileName, hintFileName } from "./file-names";
+import { decodeHint } from "./hint-file";
+import { writeMarker } from "./marker";
 import { StoreDir } from "./store-dir";
 import type { StoreState } from "./store-state";
 
@@ -23,6 +25,12 @@ const CHUNK = 1 << 20;
  * renamed, and the directory fsynced, so a crash during a backup leaves no file that looks complete but is not.
  * `flushFailed` reports a failed flush of the active file's buffered appends (the store stops, as for any failed
  * write).
+ *
+ * The copy is of what `state` holds, which for a live reader (no OS lock keeps a writer out) may be older than the
+ * directory: so the marker written is the state's own, not the directory's (a compaction committed since would make
+ * the copied files obsolete inputs), and a hint is copied only where it covers no more than the bytes copied (a
+ * file the writer sealed since). The hints of data files found lost go too: the copy must report the loss as the
+ * store does, not answer older values.
  */
 export function backupStore(
   state: StoreState,
@@ -76,12 +84,17 @@ export function backupStore(
     bytes += size;
     // After its data file: a hint without one would be taken for lost data. Not the active file's (it has none).
     const hint = source === active ? null : state.dir.readIfAny(hintFileName(id));
+    if (hint !== null && (decodeHint(hint)?.coveredLength ?? 0) <= size) {
+      copyFile(to, hintFileName(id), hint);
+    }
+  }
+  for (const id of state.lost) {
+    const hint = state.dir.readIfAny(hintFileName(id));
     if (hint !== null) copyFile(to, hintFileName(id), hint);
   }
-  for (const name of [MARKER_FILE, DAMAGE_FILE]) {
-    const bytesOf = state.dir.readIfAny(name);
-    if (bytesOf !== null) copyFile(to, name, bytesOf);
-  }
+  if (state.firstLive > 0) writeMarker(to, state.firstLive);
+  const damaged = state.dir.readIfAny(DAMAGE_FILE);
+  if (damaged !== null) copyFile(to, DAMAGE_FILE, damaged);
   to.sync();
   return { dir: to.path, files: ids.length, bytes };
 }

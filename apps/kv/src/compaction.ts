@@ -148,6 +148,7 @@ export async function compactNow(
   commit.settleAll();
   // 4. The commit point: one atomic rename makes every input obsolete at once.
   writeMarker(dir, firstLive);
+  state.firstLive = firstLive;
   for (const o of outputs) state.files.set(o.id, dir.open(dataFileName(o.id), "r"));
   // The same bytes in a new place: a cached value stays cached.
   for (const u of updates) if (unchanged(u.live)) keydir.move(u.live.slot, u.file, u.offset);

@@ -92,6 +92,7 @@ class Loader {
         path,
       );
     }
+    this.#s.firstLive = firstLive;
     const ids = listing.dataIds.filter((id) => id >= firstLive);
     const live = new Set(ids);
     const lost = lostDataFiles(this.#dir, listing, firstLive, live, writable);

@@ -28,6 +28,11 @@ export class StoreState {
   /** Ids of data files found missing under their hints (see `recovery.ts`). */
   lost: number[] = [];
   /**
+   * The compaction marker this state counts on: the first live data file id as loaded or as its own compaction last
+   * committed (0: no marker). A live reader's may be older than the directory's, whose inputs it still holds open.
+   */
+  firstLive = 0;
+  /**
    * Damage whose records' keys are unknown (outside any hint) holds records written before this timestamp: a key
    * whose newest record here is older (or that has none) may have a newer one in the damaged bytes, so no answer is
    * given for it until a repair. 0: no such damage.

@@ -55,6 +55,75 @@ describe("backup", () => {
   });
 });
 
+describe("backup of a store with a lost data file", () => {
+  it("carries the loss into the copy, which answers no older value", async () => {
+    const dir = tempDir();
+    const db = await open(dir, { maxFileSize: 100 });
+    await db.put("k", "old");
+    await db.put("filler", "x".repeat(90));
+    await db.put("k", "new");
+    await db.put("filler2", "y".repeat(90));
+    await db.close();
+    // The data file holding k's newest value goes; its hint stays, the evidence of the loss.
+    const holder = fs
+      .readdirSync(dir)
+      .filter((name) => name.endsWith(".data"))
+      .find((name) => fs.readFileSync(path.join(dir, name)).includes("new"))!;
+    expect(fs.existsSync(path.join(dir, holder.replace(".data", ".hint")))).toBe(true);
+    fs.rmSync(path.join(dir, holder));
+    const damaged = await open(dir);
+    expect(damaged.readOnly).toBe(true);
+    expect(await damaged.has("k")).toBe(false);
+    const dest = path.join(tempDir(), "copy");
+    await damaged.backup(dest);
+    await damaged.close();
+    const copy = await open(dest);
+    expect(copy.readOnly).toBe(true);
+    expect(copy.recovery.map((r) => r.kind)).toContain("corrupt");
+    expect(await copy.has("k")).toBe(false);
+    await copy.close();
+  });
+});
+
+describe("backup by a read-only open while a writer without an OS lock compacts", () => {
+  it("copies what the reader loaded, consistent with itself: the copy holds every key", async () => {
+    const dir = tempDir();
+    const go = path.join(tempDir(), "go");
+    const writer = spawn(
+      process.execPath,
+      [new URL("./fixtures/paused-compaction-writer.mjs", import.meta.url).pathname, dir, go],
+      { stdio: ["pipe", "pipe", "inherit"], env: { ...process.env, RAFKIT_BACKEND: "node" } },
+    );
+    const exited = new Promise((resolve) => writer.on("exit", resolve));
+    const lines: string[] = [];
+    const said = (line: string) =>
+      new Promise<void>((resolve) => {
+        const check = () => (lines.includes(line) ? resolve() : setTimeout(check, 5));
+        check();
+      });
+    writer.stdout.on("data", (d) => lines.push(...String(d).split("\n").filter(Boolean)));
+    try {
+      await said("compacting");
+      const reader = await open(dir, { readOnly: true });
+      fs.writeFileSync(go, "");
+      // The directory's marker now makes the files the reader loaded obsolete, and the file that was active then
+      // has a hint covering more than the reader loaded of it.
+      await said("committed");
+      const dest = path.join(tempDir(), "copy");
+      await reader.backup(dest);
+      await reader.close();
+      const copy = await open(dest, { readOnly: true });
+      expect(copy.recovery).toEqual([]);
+      for (let i = 0; i < 1000; i++) expect(await copy.getString(`key${i}`)).toBe(`value${i}`);
+      expect((await copy.verify()).ok).toBe(true);
+      await copy.close();
+    } finally {
+      writer.stdin.write("close");
+      await exited;
+    }
+  });
+});
+
 describe("rafkv DIR backup DEST while another process writes", () => {
   // Only OS locks keep a reader out while another process writes (the node backend has none).
   it.skipIf(getBackend().features?.locks === false)(
