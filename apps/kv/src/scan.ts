@@ -68,6 +68,20 @@ export function scanDataFile(
   visit: RecordVisitor,
   onProgress?: (position: number) => void,
 ): ScanResult {
+  return scan(file, from, visit, onProgress, new Map());
+}
+
+/**
+ * {@link scanDataFile}, with the `attested` of the scans it starts after each damaged region (whose own damage starts
+ * more) remembered by their start: each such scan runs once, not once per region before it (2^k scans for k regions).
+ */
+function scan(
+  file: DataFile,
+  from: number,
+  visit: RecordVisitor,
+  onProgress: ((position: number) => void) | undefined,
+  attestedFrom: Map<number, number>,
+): ScanResult {
   const size = file.size;
   const damage: Damage[] = [];
   let buf = new Uint8Array(CHUNK);
@@ -82,6 +96,16 @@ export function scanDataFile(
   let recheck = -1;
   let recheckEnd = 0;
   let recheckNext = -1;
+
+  /** The largest `syncedEnd` that a scan from `at` passes. */
+  const attestedAfter = (at: number): number => {
+    let known = attestedFrom.get(at);
+    if (known === undefined) {
+      known = scan(file, at, () => {}, undefined, attestedFrom).attested;
+      attestedFrom.set(at, known);
+    }
+    return known;
+  };
 
   const ensure = (need: number): boolean => {
     if (pos + need > size) return false;
@@ -142,7 +166,7 @@ export function scanDataFile(
     }
     // Valid records after the damage prove nothing by themselves: a power cut may keep a later unsynced write and
     // lose an earlier one. Only a sync point after it, attesting that the damaged bytes were fsynced, does.
-    if (recheckNext < 0 || scanDataFile(file, recheckNext, () => {}).attested <= pos) {
+    if (recheckNext < 0 || attestedAfter(recheckNext) <= pos) {
       damage.push({ offset: pos, kind: "torn-tail" });
       zeroTail = size - recheckEnd;
       break;
