@@ -1,5 +1,6 @@
 import { Command, CommanderError, Option } from "commander";
 import { createColors } from "picocolors";
+import { keyId } from "./bytes";
 import { addBenchCommand } from "./cli-bench";
 import {
   backupLocked,
@@ -27,6 +28,7 @@ import {
   TEXT_ENCODINGS,
   type TextEncoding,
 } from "./text-encoding";
+import { checkKeyLength } from "./writes";
 
 export { EXIT };
 
@@ -153,7 +155,9 @@ Exit codes: 0 ok, 1 key not found, 2 bad usage or no store, 3 locked, 4 corrupt,
         value: string | undefined,
         opts: { sync: SyncMode; keyEncoding: TextEncoding },
       ) => {
-        const k = decodeText(key, opts.keyEncoding, "key"); // before stdin is read: a bad key fails at once
+        // Before stdin is read and the store is opened (or made): a bad key fails at once and changes nothing.
+        const k = decodeText(key, opts.keyEncoding, "key");
+        checkKeyLength(keyId(k));
         const limit = io.valueLimit ?? MAX_VALUE_LENGTH;
         const bytes = value === undefined || value === "-" ? await readAll(io.stdin, limit) : value;
         await withDb({ sync: opts.sync, create: true }, (db) => db.put(k, bytes));

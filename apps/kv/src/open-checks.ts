@@ -5,7 +5,16 @@ import type { OpenOptions } from "./options";
 import type { DirectoryOps, StoreDir } from "./store-dir";
 
 /** Throws `ERR_KV_INVALID_ARG` for options {@link OpenOptions} does not allow. */
+/** Throws `ERR_KV_INVALID_ARG` unless `options` (of the call `what`) is an object: `null` is not "no options". */
+export function checkOptionsObject(options: unknown, what: string): void {
+  if (typeof options !== "object" || options === null) {
+    const got = options === null ? "null" : typeof options;
+    throw new KvError("ERR_KV_INVALID_ARG", `the options of ${what} must be an object, got ${got}`);
+  }
+}
+
 export function checkOpenOptions(options: OpenOptions): void {
+  checkOptionsObject(options, "open");
   if (options.sync !== undefined && !["always", "batch", "never"].includes(options.sync)) {
     throw new KvError("ERR_KV_INVALID_ARG", `sync must be "always", "batch" or "never"`);
   }

@@ -6,6 +6,7 @@ import type { DataFile } from "./data-file";
 import { KvError } from "./errors";
 import { GroupCommit } from "./group-commit";
 import { removeLostHints } from "./leftovers";
+import { checkOptionsObject } from "./open-checks";
 import { openState } from "./open-store";
 import type { OpenOptions, ProgressCallback, SyncMode } from "./options";
 import { matchingIds, ValueReader } from "./reads";
@@ -190,7 +191,8 @@ export class Store {
 
   /** Live keys, in byte order, optionally only those with a prefix. Keys written during iteration may be missed. */
   async *keys(options: IterateOptions = {}): AsyncGenerator<Uint8Array> {
-    for (const id of this.#matching(options)) {
+    for (const id of this.#matching(options, "keys")) {
+      this.#checkOpen(); // closed meanwhile: an error, as entries() gives, not a listing cut short
       const slot = this.#state.keydir.find(id);
       if (slot >= 0 && this.#vouched(slot, id)) yield keyIdBytes(id);
     }
@@ -198,14 +200,15 @@ export class Store {
 
   /** `[key, value]` pairs in key byte order, optionally only keys with a prefix. */
   async *entries(options: IterateOptions = {}): AsyncGenerator<[Uint8Array, Uint8Array]> {
-    for (const id of this.#matching(options)) {
+    for (const id of this.#matching(options, "entries")) {
       this.#checkOpen();
       const slot = this.#state.keydir.find(id);
       if (slot >= 0) yield [keyIdBytes(id), this.#readValue(slot, id)];
     }
   }
 
-  #matching(options: IterateOptions): string[] {
+  #matching(options: IterateOptions, what: string): string[] {
+    checkOptionsObject(options, what);
     this.#checkOpen();
     return matchingIds(this.#state.keydir, options.prefix);
   }
@@ -261,6 +264,7 @@ export class Store {
    */
   compact(options: { onProgress?: ProgressCallback } = {}): Promise<CompactionResult> {
     try {
+      checkOptionsObject(options, "compact");
       this.#checkWritable();
     } catch (error) {
       return Promise.reject(error);
@@ -308,6 +312,7 @@ export class Store {
    */
   verify(options: { onProgress?: ProgressCallback } = {}): Promise<VerifyReport> {
     try {
+      checkOptionsObject(options, "verify");
       this.#checkOpen();
     } catch (error) {
       return Promise.reject(error);

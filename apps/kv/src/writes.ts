@@ -29,7 +29,17 @@ export function appendRecord(
 ): void {
   checkKeyLength(id);
   const now = Date.now() * 1000;
-  const ts = (state.lastTs = now > state.lastTs ? now : state.lastTs + 1);
+  const ts = now > state.lastTs ? now : state.lastTs + 1;
+  // Timestamps only grow, from the newest record loaded: one at the end of the safe integers (only a crafted file
+  // holds one) leaves none to write.
+  if (!Number.isSafeInteger(ts)) {
+    throw new KvError(
+      "ERR_KV_CORRUPT",
+      `store ${state.dir.path} holds a record timestamped ${state.lastTs}, the last timestamp a record can have: no write can follow it`,
+      state.dir.path,
+    );
+  }
+  state.lastTs = ts;
   const size = recordSize(id.length, value === null ? 0 : value.length);
   let active = state.active!;
   if (active.size > 0 && active.size + size > state.maxFileSize) {

@@ -27,6 +27,16 @@ function sinkStream(): NodeJS.WriteStream {
 }
 
 describe("rafkv CLI", () => {
+  it("a put with a bad key changes nothing: no store is made", async () => {
+    for (const key of ["", "k".repeat(65_536)]) {
+      const dir = path.join(tempDir(), "new");
+      const r = await rafkv([dir, "put", key, "v"]);
+      expect(r.code).toBe(EXIT.usage);
+      expect(r.err).toMatch(/key must be 1 to 65535 bytes/);
+      expect(fs.existsSync(dir)).toBe(false);
+    }
+  });
+
   it("puts, gets, scans, deletes, compacts, verifies and reports stats", async () => {
     const dir = path.join(tempDir(), "db");
     expect((await rafkv([dir, "put", "user:1", "ada"])).code).toBe(EXIT.ok);

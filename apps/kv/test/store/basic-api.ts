@@ -205,6 +205,35 @@ describe("basic API", () => {
     });
   });
 
+  it("takes null options as a typed error, not as no options", async () => {
+    const invalid = { name: "KvError", code: "ERR_KV_INVALID_ARG" };
+    const dir = tempDir();
+    await expect(open(dir, null as unknown as object)).rejects.toMatchObject(invalid);
+    const db = await open(dir);
+    await db.put("k", "v");
+    const none = null as unknown as object;
+    await expect(db.compact(none)).rejects.toMatchObject(invalid);
+    await expect(db.verify(none)).rejects.toMatchObject(invalid);
+    await expect(db.keys(none).next()).rejects.toMatchObject(invalid);
+    await expect(db.entries(none).next()).rejects.toMatchObject(invalid);
+    expect(await db.getString("k")).toBe("v");
+    await db.close();
+  });
+
+  it.each(["keys", "entries"] as const)(
+    "%s() ends with ERR_KV_CLOSED when the store closes under it, not with a short listing",
+    async (method) => {
+      const db = await open(tempDir());
+      for (let i = 0; i < 10; i++) await db.put(`k${i}`, "v");
+      let seen = 0;
+      const walk = async () => {
+        for await (const _ of db[method]()) if (++seen === 3) await db.close();
+      };
+      await expect(walk()).rejects.toMatchObject({ code: "ERR_KV_CLOSED" });
+      expect(seen).toBe(3);
+    },
+  );
+
   it("refuses a missing directory unless asked to create it, and a file that is not a directory", async () => {
     const dir = tempDir();
     await expect(open(path.join(dir, "nope"), { create: false })).rejects.toMatchObject({

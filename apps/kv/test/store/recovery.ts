@@ -276,3 +276,23 @@ describe("recovery", () => {
     await db.close();
   });
 });
+
+describe("a record timestamped at the end of the safe integers (a crafted file)", () => {
+  it("reads, and refuses every write with ERR_KV_CORRUPT, changing nothing", async () => {
+    const dir = tempDir();
+    fs.mkdirSync(dir, { recursive: true });
+    const last = Number.MAX_SAFE_INTEGER;
+    fs.writeFileSync(
+      path.join(dir, "0000000001.data"),
+      encodeRecord(last, Buffer.from("k"), Buffer.from("v")),
+    );
+    const db = await open(dir);
+    expect(await db.getString("k")).toBe("v");
+    const refused = { name: "KvError", code: "ERR_KV_CORRUPT", path: dir };
+    await expect(db.put("a", "b")).rejects.toMatchObject(refused);
+    await expect(db.delete("k")).rejects.toMatchObject(refused);
+    expect(await db.getString("k")).toBe("v");
+    expect(await db.has("a")).toBe(false);
+    await db.close();
+  });
+});
