@@ -28,9 +28,10 @@ const CHUNK = 1 << 20;
  *
  * The copy is of what `state` holds, which for a live reader (no OS lock keeps a writer out) may be older than the
  * directory: so the marker written is the state's own, not the directory's (a compaction committed since would make
- * the copied files obsolete inputs), and a hint is copied only where it covers no more than the bytes copied (a
- * file the writer sealed since). The hints of data files found lost go too: the copy must report the loss as the
- * store does, not answer older values.
+ * the copied files obsolete inputs), and a hint that covers more than the bytes copied goes only where the store
+ * found that file damaged (cut short under its hint); else it is one written since, for a file the writer sealed
+ * after the load. The hints of data files found lost go too: the copy must report a loss as the store does, not
+ * answer older values.
  */
 export function backupStore(
   state: StoreState,
@@ -84,7 +85,7 @@ export function backupStore(
     bytes += size;
     // After its data file: a hint without one would be taken for lost data. Not the active file's (it has none).
     const hint = source === active ? null : state.dir.readIfAny(hintFileName(id));
-    if (hint !== null && (decodeHint(hint)?.coveredLength ?? 0) <= size) {
+    if (hint !== null && (coversAtMost(hint, size) || damageIn(state, name))) {
       copyFile(to, hintFileName(id), hint);
     }
   }
@@ -97,6 +98,19 @@ export function backupStore(
   if (damaged !== null) copyFile(to, DAMAGE_FILE, damaged);
   to.sync();
   return { dir: to.path, files: ids.length, bytes };
+}
+
+/** Whether `hint` covers at most `size` bytes of its data file (a damaged hint counts: it goes along as it is). */
+function coversAtMost(hint: Uint8Array, size: number): boolean {
+  return (decodeHint(hint)?.coveredLength ?? 0) <= size;
+}
+
+/**
+ * Whether the store found damage in data file `name`: a hint that covers more than the file holds is then the
+ * evidence of bytes lost (a file cut short), which the copy must report too, not a hint written since the load.
+ */
+function damageIn(state: StoreState, name: string): boolean {
+  return state.recovery.some((issue) => issue.file === name);
 }
 
 function copyFile(to: StoreDir, name: string, bytes: Uint8Array): void {

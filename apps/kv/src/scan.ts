@@ -68,23 +68,71 @@ export function scanDataFile(
   visit: RecordVisitor,
   onProgress?: (position: number) => void,
 ): ScanResult {
-  return scan(file, from, visit, onProgress, new Map());
+  const attestedFrom = new Map<number, number>();
+  // Whether damage at `at` is attested: a sync point in a scan from `next` (the next valid record) passes it.
+  const attestedDamage = (at: number, next: number) => {
+    if (next < 0) return false;
+    // Surveyed at the first region, for every region after it too (unless a writer's append moved them since).
+    if (!attestedFrom.has(next)) survey(file, next, attestedFrom);
+    return attestedFrom.get(next)! > at;
+  };
+  return scan(file, from, visit, onProgress, attestedDamage).result;
+}
+
+/** Decides whether damage at `at`, whose next valid record is at `next` (-1: none), is attested (so not a torn tail). */
+type DamageDecision = (at: number, next: number, segmentAttested: number) => boolean;
+
+/**
+ * The `attested` of a scan from `start` and from the next record after each damaged region it meets, into
+ * `attestedFrom`, in one pass and one backward sweep. A scan from a region's next record takes the largest
+ * `syncedEnd` up to the next region, and beyond it only when that region is attested in turn (else it stops
+ * there, a torn tail): so each value follows from the one after it. Recursing instead, a scan per region and per
+ * region after it, took time doubling with each region.
+ */
+function survey(file: DataFile, start: number, attestedFrom: Map<number, number>): void {
+  const regions: { at: number; next: number; before: number }[] = [];
+  const { lastSegmentAttested } = scan(
+    file,
+    start,
+    () => {},
+    undefined,
+    (at, next, before) => {
+      regions.push({ at, next, before });
+      return next >= 0; // go on past every region; which ones are attested is decided below
+    },
+  );
+  // The segment from start to the first region (or the end), then one per region from its next record.
+  const segmentFrom = (i: number) =>
+    i + 1 < regions.length ? regions[i + 1]!.before : lastSegmentAttested;
+  let after = -1; // attested of the scan from the next region's next record; -1 when that region is torn
+  for (let i = regions.length - 1; i >= 0; i--) {
+    const r = regions[i]!;
+    if (r.next < 0) {
+      after = -1;
+      continue;
+    }
+    const attested = Math.max(segmentFrom(i), after);
+    attestedFrom.set(r.next, attested);
+    after = attested > r.at ? attested : -1;
+  }
+  const first = regions.length > 0 ? regions[0]!.before : lastSegmentAttested;
+  attestedFrom.set(start, Math.max(first, after));
 }
 
 /**
- * {@link scanDataFile}, with the `attested` of the scans it starts after each damaged region (whose own damage starts
- * more) remembered by their start: each such scan runs once, not once per region before it (2^k scans for k regions).
+ * The loop of {@link scanDataFile}; `decide` says whether each damaged region is attested. Also returns the largest
+ * `syncedEnd` after the last region (or `from`), for {@link survey}.
  */
 function scan(
   file: DataFile,
   from: number,
   visit: RecordVisitor,
   onProgress: ((position: number) => void) | undefined,
-  attestedFrom: Map<number, number>,
-): ScanResult {
+  decide: DamageDecision,
+): { result: ScanResult; lastSegmentAttested: number } {
   const size = file.size;
   const damage: Damage[] = [];
-  let buf = new Uint8Array(CHUNK);
+  let buf = new Uint8Array(Math.max(Math.min(CHUNK, size - from), 0));
   let bufPos = from; // file position of buf[0]
   let bufLen = 0;
   let pos = from;
@@ -92,20 +140,12 @@ function scan(
   let validEnd = from;
   let zeroTail = 0;
   let attested = 0;
+  /** The largest `syncedEnd` since `from` or the last damaged region. */
+  let segmentAttested = 0;
   /** The position of damage read a second time (see above), the end of its non-zero bytes, its next record. */
   let recheck = -1;
   let recheckEnd = 0;
   let recheckNext = -1;
-
-  /** The largest `syncedEnd` that a scan from `at` passes. */
-  const attestedAfter = (at: number): number => {
-    let known = attestedFrom.get(at);
-    if (known === undefined) {
-      known = scan(file, at, () => {}, undefined, attestedFrom).attested;
-      attestedFrom.set(at, known);
-    }
-    return known;
-  };
 
   const ensure = (need: number): boolean => {
     if (pos + need > size) return false;
@@ -124,6 +164,7 @@ function scan(
       const synced = decodeSyncPoint(buf, pos - bufPos);
       if (synced >= 0) {
         attested = Math.max(attested, synced);
+        segmentAttested = Math.max(segmentAttested, synced);
         pos += SYNC_POINT_SIZE;
         validEnd = pos;
         continue;
@@ -166,17 +207,21 @@ function scan(
     }
     // Valid records after the damage prove nothing by themselves: a power cut may keep a later unsynced write and
     // lose an earlier one. Only a sync point after it, attesting that the damaged bytes were fsynced, does.
-    if (recheckNext < 0 || attestedAfter(recheckNext) <= pos) {
+    if (!decide(pos, recheckNext, segmentAttested)) {
       damage.push({ offset: pos, kind: "torn-tail" });
       zeroTail = size - recheckEnd;
       break;
     }
     damage.push({ offset: pos, kind: "corrupt", resumeAt: recheckNext });
     pos = recheckNext;
+    segmentAttested = 0;
     bufLen = 0;
   }
   onProgress?.(validEnd);
-  return { validEnd, records, damage, zeroTail, attested };
+  return {
+    result: { validEnd, records, damage, zeroTail, attested },
+    lastSegmentAttested: segmentAttested,
+  };
 }
 
 /**

@@ -1,6 +1,7 @@
 import { spawn } from "node:child_process";
 import * as fs from "node:fs";
 import * as path from "node:path";
+import { createInterface } from "node:readline";
 import { getBackend } from "@rafkit/syscall-state";
 import { describe, expect, it } from "vitest";
 import { open } from "../src";
@@ -85,6 +86,36 @@ describe("backup of a store with a lost data file", () => {
   });
 });
 
+describe("backup of a store with a data file cut short under its hint", () => {
+  it.each([false, true])(
+    "carries the damage into the copy (read-only open: %s)",
+    async (readOnly) => {
+      const dir = tempDir();
+      const db = await open(dir, { maxFileSize: 100 });
+      await db.put("k", "old");
+      await db.put("filler", "x".repeat(90));
+      await db.put("k", "new");
+      await db.put("filler2", "y".repeat(90));
+      await db.close();
+      const holder = fs
+        .readdirSync(dir)
+        .filter((name) => name.endsWith(".data"))
+        .find((name) => fs.readFileSync(path.join(dir, name)).includes("new"))!;
+      fs.truncateSync(path.join(dir, holder), 10);
+      const damaged = await open(dir, { readOnly });
+      expect(damaged.readOnly).toBe(true);
+      await expect(damaged.get("k")).rejects.toMatchObject({ code: "ERR_KV_CORRUPT" });
+      const dest = path.join(tempDir(), "copy");
+      await damaged.backup(dest);
+      await damaged.close();
+      const copy = await open(dest);
+      expect(copy.readOnly).toBe(true);
+      await expect(copy.get("k")).rejects.toMatchObject({ code: "ERR_KV_CORRUPT" });
+      await copy.close();
+    },
+  );
+});
+
 describe("backup by a read-only open while a writer without an OS lock compacts", () => {
   it("copies what the reader loaded, consistent with itself: the copy holds every key", async () => {
     const dir = tempDir();
@@ -96,12 +127,17 @@ describe("backup by a read-only open while a writer without an OS lock compacts"
     );
     const exited = new Promise((resolve) => writer.on("exit", resolve));
     const lines: string[] = [];
+    createInterface({ input: writer.stdout }).on("line", (line) => lines.push(line));
     const said = (line: string) =>
-      new Promise<void>((resolve) => {
-        const check = () => (lines.includes(line) ? resolve() : setTimeout(check, 5));
+      new Promise<void>((resolve, reject) => {
+        const deadline = Date.now() + 30_000;
+        const check = () => {
+          if (lines.includes(line)) resolve();
+          else if (Date.now() > deadline) reject(new Error(`the writer never said ${line}`));
+          else setTimeout(check, 5);
+        };
         check();
       });
-    writer.stdout.on("data", (d) => lines.push(...String(d).split("\n").filter(Boolean)));
     try {
       await said("compacting");
       const reader = await open(dir, { readOnly: true });
@@ -118,8 +154,13 @@ describe("backup by a read-only open while a writer without an OS lock compacts"
       expect((await copy.verify()).ok).toBe(true);
       await copy.close();
     } finally {
+      // Whatever failed, the writer must not wait on: let it go on, ask it to close, and stop it if it does not.
+      fs.writeFileSync(go, "");
+      writer.stdin.on("error", () => undefined); // a writer already gone
       writer.stdin.write("close");
+      const stop = setTimeout(() => writer.kill(), 30_000);
       await exited;
+      clearTimeout(stop);
     }
   });
 });
