@@ -4,7 +4,6 @@ import { LOCK_FILE, listStore, MARKER_FILE } from "./file-names";
 import type { OpenOptions } from "./options";
 import type { DirectoryOps, StoreDir } from "./store-dir";
 
-/** Throws `ERR_KV_INVALID_ARG` for options {@link OpenOptions} does not allow. */
 /** Throws `ERR_KV_INVALID_ARG` unless `options` (of the call `what`) is an object: `null` is not "no options". */
 export function checkOptionsObject(options: unknown, what: string): void {
   if (typeof options !== "object" || options === null) {
@@ -13,6 +12,7 @@ export function checkOptionsObject(options: unknown, what: string): void {
   }
 }
 
+/** Throws `ERR_KV_INVALID_ARG` for options {@link OpenOptions} does not allow. */
 export function checkOpenOptions(options: OpenOptions): void {
   checkOptionsObject(options, "open");
   if (options.sync !== undefined && !["always", "batch", "never"].includes(options.sync)) {

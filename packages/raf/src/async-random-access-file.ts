@@ -91,7 +91,7 @@ export class AsyncRandomAccessFile
   constructor(token: symbol, plan: ReturnType<typeof planOpen>, fd: number) {
     if (token !== OPENING)
       throw new TypeError("Use AsyncRandomAccessFile.open(path, mode, options)");
-    const w = openWindow(plan, fd);
+    const w = openWindow(plan, plan.backend, fd);
     // The window and the driver, for this class's fields and the primitive methods' (`hand-off.ts`).
     handOff<AsyncRandomAccessFileParts>({ w, d: new AsyncDriver(w, plan.backend, plan.order) });
     super();
@@ -120,14 +120,19 @@ export class AsyncRandomAccessFile
     const plan = planOpen(path, mode, options);
     const fd = await plan.backend.openAsync(plan.path, plan.mode);
     if (fd < 0) throw systemCallError(fd, "open", plan.path);
-    try {
-      if (plan.mode === "r") await rejectDirectoryAsync(plan.backend, fd, plan.path);
-      // The window's memory can fail to allocate (a large bufferSize): no descriptor may outlive that.
-      return new this(OPENING, plan, fd);
-    } catch (error) {
-      await plan.backend.closeAsync(fd);
-      throw error;
+    if (plan.mode === "r") {
+      try {
+        await rejectDirectoryAsync(plan.backend, fd, plan.path);
+      } catch (error) {
+        try {
+          await plan.backend.closeAsync(fd);
+        } catch {
+          // The directory's EISDIR (or the read's own failure) is the error to report, not a close's.
+        }
+        throw error;
+      }
     }
+    return new this(OPENING, plan, fd);
   }
 
   get path(): string {

@@ -44,6 +44,13 @@ export function invalidArgType(what: string, expected: string, value: unknown): 
   return error;
 }
 
+/** Throws {@link invalidArgType} unless `options` is an object: `null` is not "no options". @internal */
+export function checkOptions(options: unknown): void {
+  if (typeof options !== "object" || options === null) {
+    throw invalidArgType("options", "an object", options);
+  }
+}
+
 /** Java's `Objects.checkFromIndexSize(off, len, length)`, with its message. */
 export function checkFromIndexSize(off: number, len: number, length: number): void {
   if (

@@ -6,7 +6,12 @@ import {
   type SyncBackend,
   systemCallError,
 } from "@rafkit/syscall-state";
-import { LockModeError, LockUnsupportedError, OverlappingFileLockError } from "./errors";
+import {
+  checkOptions,
+  LockModeError,
+  LockUnsupportedError,
+  OverlappingFileLockError,
+} from "./errors";
 import { toPosition } from "./position";
 import {
   forgetHolder,
@@ -45,6 +50,7 @@ export interface LockRange {
  * needs a writable file, and the range must be non-negative safe integers (a positive size).
  */
 export function planLock(options: LockOptions, mode: FileMode, backend: SyncBackend): LockRange {
+  checkOptions(options);
   const shared = options.shared === true;
   if (!shared && mode === "r") throw new LockModeError();
   if (backend.features?.locks === false) throw new LockUnsupportedError(backend.name);

@@ -8,7 +8,7 @@ import {
   type SyncBackend,
   systemCallError,
 } from "@rafkit/syscall-state";
-import { invalidArgType } from "./errors";
+import { checkOptions, invalidArgType } from "./errors";
 import { parseMode } from "./modes";
 import { DEFAULT_BUFFER_SIZE, type RandomAccessFileOptions } from "./options";
 import { Window } from "./window/window";
@@ -36,15 +36,13 @@ export function planOpen(
 ): OpenPlan {
   const m = parseMode(mode);
   const p = typeof path === "string" ? path : fileURLToPath(path);
-  if (typeof options !== "object" || options === null) {
-    throw invalidArgType("options", "an object", options);
-  }
-  const bufferSize = options.bufferSize ?? DEFAULT_BUFFER_SIZE;
+  checkOptions(options);
+  const bufferSize = options.bufferSize === undefined ? DEFAULT_BUFFER_SIZE : options.bufferSize;
   if (typeof bufferSize !== "number") throw invalidArgType("bufferSize", "a number", bufferSize);
   if (!Number.isSafeInteger(bufferSize) || bufferSize < 0 || bufferSize > 2 ** 30) {
     throw new OutOfRangeError(`bufferSize must be an integer in [0, 2^30], got ${bufferSize}`);
   }
-  const order = options.byteOrder ?? "big";
+  const order = options.byteOrder === undefined ? "big" : options.byteOrder;
   const codec = viewCodecFor(order);
   if (options.backend === null) {
     throw invalidArgType("backend", '"auto", "native", "node" or a Backend', null);
@@ -54,14 +52,37 @@ export function planOpen(
   return { path: p, mode: m, bufferSize, order, codec, backend };
 }
 
-/** The window over a freshly opened `fd`; an unbuffered one over `memory` when given (a direct buffer's). */
-export function openWindow(plan: OpenPlan, fd: number, memory?: ArrayBufferLike): Window {
-  return new Window(fd, plan.path, plan.bufferSize, {
-    readOnly: plan.mode === "r",
-    writeThrough: plan.mode === "rws" || plan.mode === "rwd",
-    codec: plan.codec,
-    memory,
-  });
+/**
+ * The window over a freshly opened `fd`; an unbuffered one over `memory` when given (a direct buffer's). When its
+ * memory cannot be allocated (a large `bufferSize`), closes `fd` before the error goes on: no descriptor may outlive
+ * a failed open.
+ */
+export function openWindow(
+  plan: OpenPlan,
+  backend: SyncBackend,
+  fd: number,
+  memory?: ArrayBufferLike,
+): Window {
+  try {
+    return new Window(fd, plan.path, plan.bufferSize, {
+      readOnly: plan.mode === "r",
+      writeThrough: plan.mode === "rws" || plan.mode === "rwd",
+      codec: plan.codec,
+      memory,
+    });
+  } catch (error) {
+    closeQuietly(backend, fd);
+    throw error;
+  }
+}
+
+/** Closes `fd` after a failed open, keeping that failure the one reported (a close error is dropped). */
+export function closeQuietly(backend: SyncBackend, fd: number): void {
+  try {
+    backend.close(fd);
+  } catch {
+    // The open's own error is the one to report.
+  }
 }
 
 /**

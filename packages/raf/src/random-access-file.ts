@@ -11,7 +11,7 @@ import { EOFError } from "./errors";
 import { endHandOff, handed, handOff } from "./hand-off";
 import { type Guard, guard, unguard } from "./leak-guard";
 import { FileLock, HeldLocks, type LockOptions, lockGranted, lockRequest, planLock } from "./locks";
-import { latin1Of, openWindow, planOpen, rejectDirectory } from "./open-file";
+import { closeQuietly, latin1Of, openWindow, planOpen, rejectDirectory } from "./open-file";
 import {
   at,
   charBytes,
@@ -95,18 +95,18 @@ export class RandomAccessFile
     const direct = plan.bufferSize === 0 ? allocateDirect(backend, UNBUFFERED_MEMORY) : undefined;
     const fd = backend.open(plan.path, plan.mode);
     if (fd < 0) throw systemCallError(fd, "open", plan.path);
-    let w: Window;
-    try {
-      // The window's memory can fail to allocate (a large bufferSize): no descriptor may outlive that.
-      w = openWindow(plan, fd, direct?.bytes.buffer);
-      if (plan.mode === "r") rejectDirectory(backend, w);
-      // Else the window holds nothing yet: a read cursor over its no bytes lets the first write (or a
-      // `seek`'s) start its run in the write method itself, with no call to the slow path (BENCHMARKS.md).
-      else w.attachRead();
-    } catch (error) {
-      backend.close(fd);
-      throw error;
+    const w = openWindow(plan, backend, fd, direct?.bytes.buffer);
+    if (plan.mode === "r") {
+      try {
+        rejectDirectory(backend, w);
+      } catch (error) {
+        closeQuietly(backend, fd);
+        throw error;
+      }
     }
+    // Else the window holds nothing yet: a read cursor over its no bytes lets the first write (or a `seek`'s)
+    // start its run in the write method itself, with no call to the slow path (BENCHMARKS.md).
+    else w.attachRead();
     // The window and the driver, for this class's fields and the primitive methods' (`hand-off.ts`).
     handOff<RandomAccessFileParts>({ w, io: new SyncDriver(w, backend, plan.order, direct) });
     super();

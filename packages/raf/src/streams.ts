@@ -1,5 +1,6 @@
 import { Readable, Writable } from "node:stream";
 import { OutOfRangeError } from "@rafkit/bits";
+import { checkOptions } from "./errors";
 import { toCount, toPosition } from "./position";
 
 /** Options of `createReadStream`: a byte range, as `fs.createReadStream`'s. */
@@ -40,6 +41,7 @@ function checkHighWaterMark(value: number | undefined): number {
 
 /** A `Readable` over `[start, end]` of `file`, one positional read per `_read` (so it pulls only as fast as it is consumed). */
 export function createRangeReadStream(file: PositionalFile, options: ReadStreamOptions): Readable {
+  checkOptions(options);
   let pos = options.start === undefined ? 0 : toPosition(options.start, "start");
   const last =
     options.end === undefined ? Number.POSITIVE_INFINITY : toPosition(options.end, "end");
@@ -79,6 +81,7 @@ export function createRangeWriteStream(
   file: PositionalFile,
   options: WriteStreamOptions,
 ): Writable {
+  checkOptions(options);
   let pos = options.start === undefined ? 0 : toPosition(options.start, "start");
   const highWaterMark = checkHighWaterMark(options.highWaterMark);
   return new Writable({

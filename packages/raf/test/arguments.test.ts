@@ -177,23 +177,46 @@ describe.each(["sync", "async"] as const)("numeric arguments (%s class)", (kind)
 
 describe("open options", () => {
   test.each([
-    ["options null", null],
-    ["bufferSize a string", { bufferSize: "8" }],
-    ["bufferSize a bigint", { bufferSize: 8n }],
-    ["backend null", { backend: null }],
-  ])(
-    "%s: a TypeError (ERR_INVALID_ARG_TYPE) from both classes, before any I/O",
-    async (_, options) => {
-      const p = tmp("options.bin");
-      const opts = options as unknown as RandomAccessFileOptions;
-      expect(() => new RandomAccessFile(p, "rw", opts)).toThrow(
-        expect.objectContaining({ name: "TypeError", code: "ERR_INVALID_ARG_TYPE" }),
+    ["options null", null, "ERR_INVALID_ARG_TYPE"],
+    ["bufferSize a string", { bufferSize: "8" }, "ERR_INVALID_ARG_TYPE"],
+    ["bufferSize a bigint", { bufferSize: 8n }, "ERR_INVALID_ARG_TYPE"],
+    ["bufferSize null", { bufferSize: null }, "ERR_INVALID_ARG_TYPE"],
+    ["backend null", { backend: null }, "ERR_INVALID_ARG_TYPE"],
+    // A value of the right type that is no byte order, as @rafkit/bits answers it.
+    ["byteOrder null", { byteOrder: null }, "ERR_INVALID_ARG_VALUE"],
+  ])("%s: a TypeError from both classes, before any I/O", async (_, options, code) => {
+    const p = tmp("options.bin");
+    const opts = options as unknown as RandomAccessFileOptions;
+    expect(() => new RandomAccessFile(p, "rw", opts)).toThrow(
+      expect.objectContaining({ name: "TypeError", code }),
+    );
+    await expect(AsyncRandomAccessFile.open(p, "rw", opts)).rejects.toMatchObject({
+      name: "TypeError",
+      code,
+    });
+    expect(existsSync(p)).toBe(false);
+  });
+});
+
+describe.each(["sync", "async"] as const)("method options (%s class)", (kind) => {
+  test("null options of lock, tryLock and the stream factories: ERR_INVALID_ARG_TYPE", async () => {
+    const p = tmp("method-options.bin");
+    writeFileSync(p, new Uint8Array(8));
+    const f = await open(kind, p);
+    const none = null as unknown as object;
+    const calls: [string, () => unknown][] = [
+      ["createReadStream", () => f.createReadStream(none)],
+      ["createWriteStream", () => f.createWriteStream(none)],
+    ];
+    if (backend === "native")
+      calls.push(["lock", () => f.lock(none)], ["tryLock", () => f.tryLock(none)]);
+    for (const [name, call] of calls) {
+      const outcome = await (async () => call())().then(
+        () => "no error",
+        (e: { name?: string; code?: string }) => `${e.name} ${e.code}`,
       );
-      await expect(AsyncRandomAccessFile.open(p, "rw", opts)).rejects.toMatchObject({
-        name: "TypeError",
-        code: "ERR_INVALID_ARG_TYPE",
-      });
-      expect(existsSync(p)).toBe(false);
-    },
-  );
+      expect(outcome, name).toBe("TypeError ERR_INVALID_ARG_TYPE");
+    }
+    await f.close();
+  });
 });

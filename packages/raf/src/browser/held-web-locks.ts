@@ -1,6 +1,6 @@
 import { OutOfRangeError } from "@rafkit/bits";
 import type { FileMode } from "@rafkit/syscall-state/browser";
-import { ClosedError, LockModeError, OverlappingFileLockError } from "../errors";
+import { ClosedError, checkOptions, LockModeError, OverlappingFileLockError } from "../errors";
 import {
   type AsyncFileLock,
   type FileLock,
@@ -54,6 +54,7 @@ export class HeldWebLocks<L extends FileLock | AsyncFileLock> {
    * non-negative, its size positive (Node's `planLock`, but the backend has no locks of its own).
    */
   plan(options: LockOptions): LockRange {
+    checkOptions(options);
     if (this.#file.closed) throw new ClosedError();
     const shared = options.shared === true;
     if (!shared && this.#file.mode === "r") throw new LockModeError();

@@ -5,6 +5,7 @@ import {
   getBackend,
   registerBlob,
 } from "@rafkit/syscall-state/browser";
+import { checkOptions } from "../errors";
 import { parseMode } from "../modes";
 import type { RandomAccessFileOptions } from "../options";
 
@@ -18,6 +19,7 @@ export function browserTarget(
   options: RandomAccessFileOptions,
 ): { path: string | URL; options: RandomAccessFileOptions; backend: Backend } {
   parseMode(mode);
+  checkOptions(options);
   if (typeof Blob !== "undefined" && target instanceof Blob) {
     const backend = blobBackend();
     return {

@@ -5,7 +5,7 @@ import {
   withOpenDescriptor,
 } from "@rafkit/syscall-state/browser";
 import { FileLock, type LockOptions } from "../locks";
-import { planOpen } from "../open-file";
+import { closeQuietly, planOpen } from "../open-file";
 import type { RandomAccessFileOptions } from "../options";
 import { RandomAccessFile as NodeRandomAccessFile } from "../random-access-file";
 import { HeldWebLocks, type WebLockOptions } from "./held-web-locks";
@@ -55,7 +55,7 @@ export class RandomAccessFile extends NodeRandomAccessFile {
     try {
       return new RandomAccessFile(plan.path, mode, { ...target.options, backend });
     } catch (error) {
-      if (!taken) target.backend.close(fd);
+      if (!taken) closeQuietly(target.backend, fd);
       throw error;
     }
   }
