@@ -56,20 +56,26 @@ describe("backup", () => {
   });
 });
 
+/** A closed store of small sealed files where k was "old", then "new"; and the data file holding "new". */
+async function storeWithNewerK(): Promise<{ dir: string; holder: string }> {
+  const dir = tempDir();
+  const db = await open(dir, { maxFileSize: 100 });
+  await db.put("k", "old");
+  await db.put("filler", "x".repeat(90));
+  await db.put("k", "new");
+  await db.put("filler2", "y".repeat(90));
+  await db.close();
+  const holder = fs
+    .readdirSync(dir)
+    .filter((name) => name.endsWith(".data"))
+    .find((name) => fs.readFileSync(path.join(dir, name)).includes("new"))!;
+  return { dir, holder };
+}
+
 describe("backup of a store with a lost data file", () => {
   it("carries the loss into the copy, which answers no older value", async () => {
-    const dir = tempDir();
-    const db = await open(dir, { maxFileSize: 100 });
-    await db.put("k", "old");
-    await db.put("filler", "x".repeat(90));
-    await db.put("k", "new");
-    await db.put("filler2", "y".repeat(90));
-    await db.close();
     // The data file holding k's newest value goes; its hint stays, the evidence of the loss.
-    const holder = fs
-      .readdirSync(dir)
-      .filter((name) => name.endsWith(".data"))
-      .find((name) => fs.readFileSync(path.join(dir, name)).includes("new"))!;
+    const { dir, holder } = await storeWithNewerK();
     expect(fs.existsSync(path.join(dir, holder.replace(".data", ".hint")))).toBe(true);
     fs.rmSync(path.join(dir, holder));
     const damaged = await open(dir);
@@ -90,17 +96,7 @@ describe("backup of a store with a data file cut short under its hint", () => {
   it.each([false, true])(
     "carries the damage into the copy (read-only open: %s)",
     async (readOnly) => {
-      const dir = tempDir();
-      const db = await open(dir, { maxFileSize: 100 });
-      await db.put("k", "old");
-      await db.put("filler", "x".repeat(90));
-      await db.put("k", "new");
-      await db.put("filler2", "y".repeat(90));
-      await db.close();
-      const holder = fs
-        .readdirSync(dir)
-        .filter((name) => name.endsWith(".data"))
-        .find((name) => fs.readFileSync(path.join(dir, name)).includes("new"))!;
+      const { dir, holder } = await storeWithNewerK();
       fs.truncateSync(path.join(dir, holder), 10);
       const damaged = await open(dir, { readOnly });
       expect(damaged.readOnly).toBe(true);

@@ -75,32 +75,43 @@ const open = async (kind: "sync" | "async", p: string): Promise<AnyFile> =>
     ? new RandomAccessFile(p, "rw", { backend })
     : AsyncRandomAccessFile.open(p, "rw", { backend });
 
+/**
+ * Every call of {@link calls} with `bad` fails with `expected` ("name code") and changes nothing: not the pointer
+ * (at 3 after a buffered write), the length, or the file's bytes once closed. A bigint skips the calls that take one.
+ */
+async function everyCallFails(
+  kind: "sync" | "async",
+  bad: unknown,
+  expected: string,
+): Promise<void> {
+  const p = tmp("args.bin");
+  const original = Uint8Array.from({ length: 16 }, (_, k) => k);
+  writeFileSync(p, original);
+  const f = await open(kind, p);
+  await f.seek(2);
+  await f.writeByte(0xee); // buffered: the window is dirty, the pointer at 3
+  const failures: string[] = [];
+  for (const [name, call] of calls) {
+    if (typeof bad === "bigint" && TAKES_BIGINT.has(name)) continue;
+    const outcome = await (async () => call(f, bad as number))().then(
+      () => "no error",
+      (e: { name?: string; code?: string }) => `${e.name} ${e.code}`,
+    );
+    if (outcome !== expected) failures.push(`${name}: ${outcome}`);
+    if ((await f.getFilePointer()) !== 3) failures.push(`${name}: moved the pointer`);
+  }
+  expect(failures).toEqual([]);
+  expect(await f.length()).toBe(16);
+  await f.close();
+  const expectedBytes = Uint8Array.from(original);
+  expectedBytes[2] = 0xee;
+  expect(new Uint8Array(readFileSync(p))).toEqual(expectedBytes);
+}
+
 describe.each(["sync", "async"] as const)("numeric arguments (%s class)", (kind) => {
   test.each([Number.NaN, 1.5, -1.5, Number.POSITIVE_INFINITY, Number.NEGATIVE_INFINITY])(
     "%d: every method fails with ERR_OUT_OF_RANGE before changing the pointer, the window or the file",
-    async (bad) => {
-      const p = tmp("args.bin");
-      const original = Uint8Array.from({ length: 16 }, (_, k) => k);
-      writeFileSync(p, original);
-      const f = await open(kind, p);
-      await f.seek(2);
-      await f.writeByte(0xee); // buffered: the window is dirty, the pointer at 3
-      const failures: string[] = [];
-      for (const [name, call] of calls) {
-        const outcome = await (async () => call(f, bad))().then(
-          () => "no error",
-          (e: { name?: string; code?: string }) => `${e.name} ${e.code}`,
-        );
-        if (outcome !== "RangeError ERR_OUT_OF_RANGE") failures.push(`${name}: ${outcome}`);
-        if ((await f.getFilePointer()) !== 3) failures.push(`${name}: moved the pointer`);
-      }
-      expect(failures).toEqual([]);
-      expect(await f.length()).toBe(16);
-      await f.close();
-      const expected = Uint8Array.from(original);
-      expected[2] = 0xee;
-      expect(new Uint8Array(readFileSync(p))).toEqual(expected);
-    },
+    (bad) => everyCallFails(kind, bad, "RangeError ERR_OUT_OF_RANGE"),
   );
 
   test.each([
@@ -111,31 +122,7 @@ describe.each(["sync", "async"] as const)("numeric arguments (%s class)", (kind)
     ["a bigint", 1n],
   ])(
     "%s: every method fails with ERR_INVALID_ARG_TYPE before changing the pointer, the window or the file",
-    async (_, bad) => {
-      const p = tmp("args-types.bin");
-      const original = Uint8Array.from({ length: 16 }, (_, k) => k);
-      writeFileSync(p, original);
-      const f = await open(kind, p);
-      await f.seek(2);
-      await f.writeByte(0xee);
-      const failures: string[] = [];
-      for (const [name, call] of calls) {
-        // Positions and lengths of the file itself are numbers or bigints.
-        if (typeof bad === "bigint" && TAKES_BIGINT.has(name)) continue;
-        const outcome = await (async () => call(f, bad as number))().then(
-          () => "no error",
-          (e: { name?: string; code?: string }) => `${e.name} ${e.code}`,
-        );
-        if (outcome !== "TypeError ERR_INVALID_ARG_TYPE") failures.push(`${name}: ${outcome}`);
-        if ((await f.getFilePointer()) !== 3) failures.push(`${name}: moved the pointer`);
-      }
-      expect(failures).toEqual([]);
-      expect(await f.length()).toBe(16);
-      await f.close();
-      const expected = Uint8Array.from(original);
-      expected[2] = 0xee;
-      expect(new Uint8Array(readFileSync(p))).toEqual(expected);
-    },
+    (_, bad) => everyCallFails(kind, bad, "TypeError ERR_INVALID_ARG_TYPE"),
   );
 
   test("setLength: Java's EINVAL for a negative integer only", async () => {
