@@ -8,7 +8,7 @@ import { fileURLToPath } from "node:url";
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
 
 /** GitHub's heading slug: lower case, punctuation dropped, spaces to hyphens. */
-export function slug(heading) {
+function slug(heading) {
   return heading
     .trim()
     .toLowerCase()
@@ -65,13 +65,11 @@ function brokenLinks() {
   return { files: files.length, broken };
 }
 
-if (process.argv[1] === fileURLToPath(import.meta.url)) {
-  const { files, broken } = brokenLinks();
-  for (const line of broken) console.error(line);
-  if (broken.length > 0) {
-    console.error(`check-doc-links: ${broken.length} broken link(s) in ${files} Markdown files`);
-    process.exitCode = 1;
-  } else {
-    console.log(`check-doc-links: every relative link in ${files} Markdown files resolves`);
-  }
+const { files, broken } = brokenLinks();
+for (const line of broken) console.error(line);
+if (broken.length > 0) {
+  console.error(`check-doc-links: ${broken.length} broken link(s) in ${files} Markdown files`);
+  process.exitCode = 1;
+} else {
+  console.log(`check-doc-links: every relative link in ${files} Markdown files resolves`);
 }

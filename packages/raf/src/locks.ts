@@ -46,14 +46,23 @@ export interface LockRange {
 }
 
 /**
- * Validates a lock request before any system call: the backend must have locks, an exclusive lock
- * needs a writable file, and the range must be non-negative safe integers (a positive size).
+ * Validates a lock request before any system call: the range must be non-negative safe integers (a positive
+ * size), an exclusive lock needs a writable file, and the backend must have locks.
  */
 export function planLock(options: LockOptions, mode: FileMode, backend: SyncBackend): LockRange {
+  const range = lockRange(options, mode);
+  if (backend.features?.locks === false) throw new LockUnsupportedError(backend.name);
+  return range;
+}
+
+/**
+ * Java's checks of a lock request, wherever its locks come from (the backend's, or the browser's Web Locks): an
+ * exclusive lock needs a writable file; the range is non-negative safe integers, its size positive.
+ */
+export function lockRange(options: LockOptions, mode: FileMode): LockRange {
   checkOptions(options);
   const shared = options.shared === true;
   if (!shared && mode === "r") throw new LockModeError();
-  if (backend.features?.locks === false) throw new LockUnsupportedError(backend.name);
   const position =
     options.position === undefined ? 0 : toPosition(options.position, "lock position");
   let size = Number.POSITIVE_INFINITY;

@@ -1,14 +1,13 @@
-import { OutOfRangeError } from "@rafkit/bits";
 import type { FileMode } from "@rafkit/syscall-state/browser";
-import { ClosedError, checkOptions, LockModeError, OverlappingFileLockError } from "../errors";
+import { ClosedError, OverlappingFileLockError } from "../errors";
 import {
   type AsyncFileLock,
   type FileLock,
   HeldLocks,
   type LockOptions,
   type LockRange,
+  lockRange,
 } from "../locks";
-import { toPosition } from "../position";
 import { type FreeWebLock, requestWebLock } from "./web-locks";
 
 /** Options of the browser's `lock`/`tryLock` (and the sync class's `lockAsync`/`tryLockAsync`): Java's, plus a signal. */
@@ -49,26 +48,10 @@ export class HeldWebLocks<L extends FileLock | AsyncFileLock> {
     this.locks = new HeldLocks({ fd: -1, path: file.path, closed: false });
   }
 
-  /**
-   * Java's checks, before anything else is done: an exclusive lock needs a writable file; the range is
-   * non-negative, its size positive (Node's `planLock`, but the backend has no locks of its own).
-   */
+  /** Java's checks, before anything else is done (`lockRange`: the backend has no locks of its own). */
   plan(options: LockOptions): LockRange {
-    checkOptions(options);
     if (this.#file.closed) throw new ClosedError();
-    const shared = options.shared === true;
-    if (!shared && this.#file.mode === "r") throw new LockModeError();
-    const position =
-      options.position === undefined ? 0 : toPosition(options.position, "lock position");
-    let size = Number.POSITIVE_INFINITY;
-    if (options.size !== undefined) {
-      size = toPosition(options.size, "lock size");
-      if (size === 0)
-        throw new OutOfRangeError(
-          "lock size must be positive (omit it to lock to the end of the file)",
-        );
-    }
-    return { shared, position, size };
+    return lockRange(options, this.#file.mode);
   }
 
   /**
