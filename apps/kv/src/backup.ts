@@ -1,6 +1,7 @@
 import * as path from "node:path";
 import { KvError } from "./errors";
-import { DAMAGE_FILE, dataFileName, hintFileName } from "./file-names";
+import { writeDamaged } from "./damage-file";
+import { dataFileName, hintFileName } from "./file-names";
 import { decodeHint } from "./hint-file";
 import { writeMarker } from "./marker";
 import { StoreDir } from "./store-dir";
@@ -30,7 +31,8 @@ const CHUNK = 1 << 20;
  * directory: so the marker written is the state's own, not the directory's (a compaction committed since would make
  * the copied files obsolete inputs), and a hint that covers more than the bytes copied goes only where the store
  * found that file damaged (cut short under its hint); else it is one written since, for a file the writer sealed
- * after the load. The hints of data files found lost go too: the copy must report a loss as the store does, not
+ * after the load. The hints of data files found lost go too, and the damage notes are the state's own (what its open
+ * and its reads found), not the directory's current `DAMAGED`: the copy must report damage as the store does, not
  * answer older values.
  */
 export function backupStore(
@@ -94,8 +96,8 @@ export function backupStore(
     if (hint !== null) copyFile(to, hintFileName(id), hint);
   }
   if (state.firstLive > 0) writeMarker(to, state.firstLive);
-  const damaged = state.dir.readIfAny(DAMAGE_FILE);
-  if (damaged !== null) copyFile(to, DAMAGE_FILE, damaged);
+  const damage = state.damageNotes();
+  if (damage.length > 0) writeDamaged(to, damage);
   to.sync();
   return { dir: to.path, files: ids.length, bytes };
 }

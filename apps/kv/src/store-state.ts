@@ -98,6 +98,14 @@ export class StoreState {
   }
 
   /**
+   * The damage this state knows of and has not repaired, as the `DAMAGED` file records it: what its open found
+   * (the directory's notes as loaded among it) and what reads found since.
+   */
+  damageNotes(): RecoveryIssue[] {
+    return this.recovery.filter((r) => r.kind === "corrupt" && r.action === "ignored");
+  }
+
+  /**
    * A record that failed its check when read (damage a hint file hid at open): reported in `recovery` and, as damage
    * found at open would, it makes the store read-only until it is opened with `repair`.
    */
@@ -107,10 +115,7 @@ export class StoreState {
       this.recovery.push({ file, offset, kind: "corrupt", action: "ignored", bytes: size });
       // Recorded, by a read-only open too, so that the next writable open is read-only until a repair.
       try {
-        writeDamaged(
-          this.dir,
-          this.recovery.filter((r) => r.kind === "corrupt" && r.action === "ignored"),
-        );
+        writeDamaged(this.dir, this.damageNotes());
       } catch {
         // The read's error is the one to report (a read-only directory cannot take the note).
       }

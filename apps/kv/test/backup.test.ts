@@ -112,6 +112,41 @@ describe("backup of a store with a data file cut short under its hint", () => {
   );
 });
 
+describe("backup's damage notes are the store's own, not the directory's current DAMAGED", () => {
+  it("carries damage a read found, after a repair elsewhere removed the directory's note", async () => {
+    const { dir, holder } = await storeWithNewerK();
+    const file = path.join(dir, holder);
+    const bytes = fs.readFileSync(file);
+    bytes[bytes.indexOf("new")] ^= 0xff; // inside a record its hint covers: found only by the read
+    fs.writeFileSync(file, bytes);
+    const reader = await open(dir, { readOnly: true });
+    await expect(reader.get("k")).rejects.toMatchObject({ code: "ERR_KV_CORRUPT" });
+    expect(fs.existsSync(path.join(dir, "DAMAGED"))).toBe(true);
+    fs.rmSync(path.join(dir, "DAMAGED")); // as another process's repair does
+    const dest = path.join(tempDir(), "copy");
+    await reader.backup(dest);
+    await reader.close();
+    const copy = await open(dest);
+    expect(copy.readOnly).toBe(true);
+    expect(copy.recovery).toContainEqual(expect.objectContaining({ file: holder, kind: "corrupt" }));
+    await copy.close();
+  });
+
+  it("leaves out a note written since about a file the copy does not hold", async () => {
+    const { dir } = await storeWithNewerK();
+    const reader = await open(dir, { readOnly: true });
+    fs.writeFileSync(path.join(dir, "DAMAGED"), "000099.data 0 10\n");
+    const dest = path.join(tempDir(), "copy");
+    await reader.backup(dest);
+    await reader.close();
+    const copy = await open(dest);
+    expect(copy.recovery).toEqual([]);
+    expect(copy.readOnly).toBe(false);
+    expect(await copy.getString("k")).toBe("new");
+    await copy.close();
+  });
+});
+
 describe("backup by a read-only open while a writer without an OS lock compacts", () => {
   it("copies what the reader loaded, consistent with itself: the copy holds every key", async () => {
     const dir = tempDir();
