@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname } from "node:path";
 import { Command, Option } from "commander";
 import pc from "picocolors";
@@ -42,9 +42,23 @@ interface RunFlags {
 
 const collect = (value: string, previous: string[]) => [...previous, value];
 
+/** Writes a report file; a failure is told (`ERR_BENCH_OUTPUT`) and makes the exit code 1, after every other report. */
 function writeOutput(file: string, text: string): void {
-  mkdirSync(dirname(file), { recursive: true });
-  writeFileSync(file, text);
+  try {
+    mkdirSync(dirname(file), { recursive: true });
+    writeFileSync(file, text);
+  } catch (cause) {
+    const error = new BenchError(
+      "ERR_BENCH_OUTPUT",
+      `cannot write ${file}: ${(cause as Error).message}`,
+      {
+        cause,
+      },
+    );
+    process.stderr.write(`${pc.red(`rafkit-bench: ${error.message} (${error.code})`)}\n`);
+    process.exitCode = 1;
+    return;
+  }
   process.stderr.write(`${pc.dim(`wrote ${file}`)}\n`);
 }
 
@@ -163,8 +177,9 @@ async function compareCommand(
   candidate: string,
   flags: { chart?: string; title?: string },
 ): Promise<void> {
-  const b = parseResultRef(base);
-  const c = parseResultRef(candidate);
+  // A file whose own name holds a `#` is that file, not a selector.
+  const b = existsSync(base) ? { file: base } : parseResultRef(base);
+  const c = existsSync(candidate) ? { file: candidate } : parseResultRef(candidate);
   const comparison = compareResults(readResults(b.file), readResults(c.file), {
     ...(b.benchmark !== undefined ? { baseline: b.benchmark } : {}),
     ...(c.benchmark !== undefined ? { candidate: c.benchmark } : {}),

@@ -4,9 +4,11 @@ export type BenchErrorCode =
   | "ERR_BENCH_BAD_PARAM"
   | "ERR_BENCH_BAD_SUITE"
   | "ERR_BENCH_NO_MATCH"
+  | "ERR_BENCH_AMBIGUOUS"
   | "ERR_BENCH_FAILED"
   | "ERR_BENCH_FORK"
-  | "ERR_BENCH_BAD_JSON";
+  | "ERR_BENCH_BAD_JSON"
+  | "ERR_BENCH_OUTPUT";
 
 /** An error raised by the harness, with a stable `code` for programs and a message for people. */
 export class BenchError extends Error {

@@ -71,6 +71,7 @@ export {
 } from "./suite";
 export {
   higherIsBetter,
+  type JmhTimeUnit,
   MODES,
   type Mode,
   parseScoreUnit,

@@ -96,8 +96,14 @@ export function describeIteration(
 ): string {
   if (mode === "ss") return "single-shot";
   if (spec.invocations !== undefined) return `${spec.invocations} ops`;
-  const ms = spec.time ?? 0;
-  if (ms >= 1000 && ms % 1000 === 0) return `${ms / 1000} s`;
-  if (ms >= 1) return `${ms} ms`;
-  return `${Math.round(ms * 1000)} us`;
+  // JMH writes a whole number of the largest unit that holds the length exactly: 1500 us, not 1.5 ms.
+  const ns = Math.max(1, Math.round((spec.time ?? 0) * 1e6));
+  for (const [unit, size] of [
+    ["s", 1e9],
+    ["ms", 1e6],
+    ["us", 1e3],
+  ] as const) {
+    if (ns % size === 0) return `${ns / size} ${unit}`;
+  }
+  return `${ns} ns`;
 }

@@ -107,13 +107,13 @@ function toLoaded(suites: readonly (LoadedSuite | AnySuite)[]): LoadedSuite[] {
 }
 
 function convertParam(suite: AnySuite, name: string, text: string): ParamValue {
-  const declared = (suite.params?.[name] ?? []) as readonly ParamValue[];
+  const declared = declaredValues(suite, name) ?? [];
   if (declared.length > 0 && declared.every((v) => typeof v === "number")) {
     const n = Number(text);
-    if (text.trim() === "" || Number.isNaN(n)) {
+    if (text.trim() === "" || !Number.isFinite(n)) {
       throw new BenchError(
         "ERR_BENCH_BAD_PARAM",
-        `param ${name} of suite ${suite.name} takes numbers, got ${JSON.stringify(text)}`,
+        `param ${name} of suite ${suite.name} takes finite numbers, got ${JSON.stringify(text)}`,
       );
     }
     return n;
@@ -130,6 +130,44 @@ function convertParam(suite: AnySuite, name: string, text: string): ParamValue {
   return text;
 }
 
+/** The values `suite` declares for param `name`; undefined when it declares none (`toString` included). */
+function declaredValues(suite: AnySuite, name: string): readonly ParamValue[] | undefined {
+  const params = suite.params ?? {};
+  return Object.hasOwn(params, name) ? (params[name] as readonly ParamValue[]) : undefined;
+}
+
+/**
+ * Refuses what a run could not report apart or carry to a fork: two suites of one name (a fork finds its suite
+ * by name, and results by `Suite.benchmark`), and param values other than strings, booleans and finite numbers
+ * (a fork's IPC is JSON, which has no `NaN` or `Infinity`).
+ */
+function checkSuites(suites: readonly LoadedSuite[]): void {
+  const seen = new Set<string>();
+  for (const { suite } of suites) {
+    if (seen.has(suite.name)) {
+      throw new BenchError(
+        "ERR_BENCH_BAD_SUITE",
+        `two suites are named ${JSON.stringify(suite.name)}: give each suite a name of its own`,
+      );
+    }
+    seen.add(suite.name);
+    for (const [name, values] of Object.entries(suite.params ?? {})) {
+      for (const v of values as readonly unknown[]) {
+        const ok =
+          typeof v === "string" ||
+          typeof v === "boolean" ||
+          (typeof v === "number" && Number.isFinite(v));
+        if (!ok) {
+          throw new BenchError(
+            "ERR_BENCH_BAD_SUITE",
+            `param ${name} of suite ${suite.name} has the value ${String(v)}: params are strings, booleans or finite numbers`,
+          );
+        }
+      }
+    }
+  }
+}
+
 /**
  * Expands suites into the benchmarks a run would execute: every benchmark matching the filter, crossed with
  * every parameter combination (after overrides). Throws `ERR_BENCH_NO_MATCH` when nothing matches and
@@ -141,7 +179,12 @@ export function planBenchmarks(
 ): PlannedBenchmark[] {
   let filter: RegExp | undefined;
   try {
-    filter = typeof options.filter === "string" ? new RegExp(options.filter) : options.filter;
+    // Without `g` and `y`, whose `lastIndex` would make `test` skip every other name.
+    filter =
+      typeof options.filter === "string"
+        ? new RegExp(options.filter)
+        : options.filter &&
+          new RegExp(options.filter.source, options.filter.flags.replace(/[gy]/g, ""));
   } catch (cause) {
     throw new BenchError(
       "ERR_BENCH_BAD_OPTION",
@@ -150,18 +193,23 @@ export function planBenchmarks(
   }
   const plan: PlannedBenchmark[] = [];
   const usedParams = new Set<string>();
-  for (const { suite, module } of toLoaded(suites)) {
+  const loaded = toLoaded(suites);
+  checkSuites(loaded);
+  for (const { suite, module } of loaded) {
     const names = Object.keys(suite.benchmarks).filter(
       (b) => !filter || filter.test(`${suite.name}.${b}`),
     );
     if (names.length === 0) continue;
-    const space: Record<string, readonly ParamValue[]> = { ...(suite.params ?? {}) };
+    const space = new Map<string, readonly ParamValue[]>(Object.entries(suite.params ?? {}));
     for (const [name, values] of Object.entries(options.params ?? {})) {
-      if (!(name in space)) continue;
+      if (declaredValues(suite, name) === undefined) continue;
       usedParams.add(name);
-      space[name] = values.map((v) => convertParam(suite, name, v));
+      space.set(
+        name,
+        values.map((v) => convertParam(suite, name, v)),
+      );
     }
-    const combos = paramCombinations(space);
+    const combos = paramCombinations(Object.fromEntries(space));
     for (const benchmark of names) {
       const resolved = benchmarkOptions(suite, benchmark, options.overrides);
       for (const params of combos) {
@@ -177,10 +225,7 @@ export function planBenchmarks(
     }
   }
   if (plan.length === 0) {
-    const known =
-      toLoaded(suites)
-        .map((s) => s.suite.name)
-        .join(", ") || "none";
+    const known = loaded.map((s) => s.suite.name).join(", ") || "none";
     throw new BenchError(
       "ERR_BENCH_NO_MATCH",
       `no benchmark matches ${filter ? `/${filter.source}/` : "the selection"} (suites: ${known})`,
@@ -208,6 +253,8 @@ interface Job {
   error?: BenchError;
   /** The external program's command line, when another program measures this combination. */
   command?: ExternalCommand;
+  /** Reported (a result or a failure). */
+  done: boolean;
 }
 
 /**
@@ -228,7 +275,22 @@ export async function runBenchmarks(
   const jobs: Job[] = [];
   for (const [index, planned] of plan.entries()) {
     const entry = benchmarkEntry(planned.suite, planned.benchmark);
-    const reason = entry.unavailable?.(planned.params);
+    let reason: string | undefined;
+    let command: ExternalCommand | undefined;
+    try {
+      reason = entry.unavailable?.(planned.params);
+      command =
+        reason === undefined ? entry.external?.command(planned.params, planned.options) : undefined;
+    } catch (cause) {
+      // A probe that throws fails its benchmark only: the others still run.
+      const error = new BenchError(
+        "ERR_BENCH_FAILED",
+        `${planned.id} could not be prepared: ${(cause as Error)?.message ?? String(cause)}`,
+        { cause },
+      );
+      jobs.push({ planned, index, forks: [], rawData: [], pids: [], error, done: false });
+      continue;
+    }
     if (reason !== undefined) {
       // Told once per benchmark and reason, not per parameter combination.
       const key = `${planned.id}\0${reason}`;
@@ -237,7 +299,6 @@ export async function runBenchmarks(
       report.skipped.push({ benchmark: planned.id, params: planned.params, reason });
       continue;
     }
-    const command = entry.external?.command(planned.params, planned.options);
     if (command === undefined && entry.run === undefined) {
       throw new BenchError(
         "ERR_BENCH_BAD_SUITE",
@@ -256,6 +317,7 @@ export async function runBenchmarks(
       forks: list,
       rawData: [],
       pids: [],
+      done: false,
       ...(command ? { command } : {}),
     });
   }
@@ -271,6 +333,8 @@ export async function runBenchmarks(
     }
   }
   const finish = (job: Job) => {
+    if (job.done) return;
+    job.done = true;
     const { planned, error } = job;
     if (error) {
       report.failures.push({ benchmark: planned.id, params: planned.params, error });
@@ -280,7 +344,10 @@ export async function runBenchmarks(
     const result = buildResult(
       planned.id,
       planned.params,
-      planned.options,
+      // An external program always ran in a process of its own, even at forks 0.
+      job.command
+        ? { ...planned.options, forks: Math.max(1, planned.options.forks) }
+        : planned.options,
       job.rawData,
       job.runtime,
     );
@@ -288,6 +355,8 @@ export async function runBenchmarks(
     report.pids.push(job.pids);
     listener.onBenchmarkEnd?.(planned, { result });
   };
+  // Those that failed before any fork (a probe threw) are reported first.
+  if (!options.interleave) for (const job of jobs) if (job.forks.length === 0) finish(job);
   for (const [job, fork] of schedule) {
     if (job.error) continue;
     if (fork === job.forks[0]) listener.onBenchmarkStart?.(job.planned, job.index);

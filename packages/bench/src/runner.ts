@@ -165,6 +165,7 @@ export async function runTrial(
     else await asyncLoop!(fn, bh, state, params, n);
   };
   let batch = 1;
+  let lastBatch = { nanos: 0, size: 1 };
   const result: TrialResult = { pid: process.pid, warmup: [], measurement: [] };
   try {
     for (const phase of ["warmup", "measurement"] as const) {
@@ -191,6 +192,9 @@ export async function runTrial(
           } else {
             const target = (spec.time ?? 0) * 1e6;
             const batchGoal = Math.min(Math.max(target / 20, 1e4), 5e6);
+            // A batch grown for a longer (warmup) iteration would overrun a shorter one: halve it back.
+            while (batch > 1 && (lastBatch.nanos / lastBatch.size) * batch > 2 * batchGoal)
+              batch /= 2;
             const t0 = now();
             let t1 = t0;
             do {
@@ -199,6 +203,7 @@ export async function runTrial(
               else await drive(batch);
               invocations += batch;
               t1 = now();
+              lastBatch = { nanos: t1 - b0, size: batch };
               if (t1 - b0 < batchGoal && batch < 2 ** 30) batch *= 2;
             } while (t1 - t0 < target);
             nanos = t1 - t0;

@@ -23,14 +23,24 @@ export function scoreUnit(mode: Mode, unit: TimeUnit): string {
   return mode === "thrpt" ? `ops/${unit}` : `${unit}/op`;
 }
 
-/** Parses a JMH score unit (`us/op`, `ops/ms`) back into its kind and time unit; undefined if foreign. */
+/** Every time unit JMH writes in a score unit: ours, and its `min`, `hr` and `day` (`-tu m`, `h`, `d`). */
+export type JmhTimeUnit = TimeUnit | "min" | "hr" | "day";
+
+const JMH_NANOS: Readonly<Record<JmhTimeUnit, number>> = {
+  ...NANOS_PER_UNIT,
+  min: 60e9,
+  hr: 3600e9,
+  day: 86_400e9,
+};
+
+/** Parses a JMH score unit (`us/op`, `ops/ms`, `ops/min`) back into its kind and time unit; undefined if foreign. */
 export function parseScoreUnit(
   text: string,
-): { kind: "time" | "throughput"; unit: TimeUnit } | undefined {
-  const time = /^(ns|us|ms|s)\/op$/.exec(text);
-  if (time) return { kind: "time", unit: time[1] as TimeUnit };
-  const thrpt = /^ops\/(ns|us|ms|s)$/.exec(text);
-  if (thrpt) return { kind: "throughput", unit: thrpt[1] as TimeUnit };
+): { kind: "time" | "throughput"; unit: JmhTimeUnit } | undefined {
+  const time = /^(ns|us|ms|s|min|hr|day)\/op$/.exec(text);
+  if (time) return { kind: "time", unit: time[1] as JmhTimeUnit };
+  const thrpt = /^ops\/(ns|us|ms|s|min|hr|day)$/.exec(text);
+  if (thrpt) return { kind: "throughput", unit: thrpt[1] as JmhTimeUnit };
   return undefined;
 }
 
@@ -43,7 +53,7 @@ export function unitFactor(from: string, to: string): number | undefined {
   const a = parseScoreUnit(from);
   const b = parseScoreUnit(to);
   if (!a || !b || a.kind !== b.kind) return undefined;
-  const ratio = NANOS_PER_UNIT[a.unit] / NANOS_PER_UNIT[b.unit];
+  const ratio = JMH_NANOS[a.unit] / JMH_NANOS[b.unit];
   return a.kind === "time" ? ratio : 1 / ratio;
 }
 

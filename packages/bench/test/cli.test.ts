@@ -84,7 +84,7 @@ describe("rafkit-bench CLI", () => {
     [["-p", "type"], /malformed param "type": expected name=value/],
     [["-p", "type="], /malformed param "type="/],
     [["-p", "type=Int32,"], /malformed param "type=Int32,"/],
-    [["-p", "size=abc"], /param size of suite Sum takes numbers, got "abc"/],
+    [["-p", "size=abc"], /param size of suite Sum takes finite numbers, got "abc"/],
     [["-p", "nosuch=1"], /no selected benchmark has a param named "nosuch"/],
     [["-f", "two"], /forks must be an integer >= 0, got "two"/],
     [["-r", "fast"], /bad iteration length "fast"/],

@@ -59,8 +59,15 @@ export interface CompareOptions {
   candidateName?: string;
 }
 
+const suiteOf = (name: string) => name.slice(0, Math.max(0, name.lastIndexOf(".")));
+
 const matchesName = (r: BenchmarkResult, name: string) =>
   r.benchmark === name || r.benchmark.endsWith(`.${name}`);
+
+const describeParams = (r: BenchmarkResult) =>
+  Object.entries(r.params ?? {})
+    .map(([k, v]) => `, ${k}=${v}`)
+    .join("");
 
 const paramKey = (r: BenchmarkResult) =>
   JSON.stringify(Object.entries(r.params ?? {}).sort(([a], [b]) => (a < b ? -1 : 1)));
@@ -95,9 +102,34 @@ export function compareResults(
       );
     }
   }
+  for (const [side, sel, list] of [
+    ["baseline", options.baseline, base],
+    ["candidate", options.candidate, cand],
+  ] as const) {
+    const names = [...new Set(list.map((r) => r.benchmark))];
+    if (sel !== undefined && names.length > 1) {
+      throw new BenchError(
+        "ERR_BENCH_AMBIGUOUS",
+        `${side} ${JSON.stringify(sel)} names ${names.join(" and ")}: give the full name`,
+      );
+    }
+  }
   const key = (r: BenchmarkResult) => `${byName ? r.benchmark : ""}|${r.mode}|${paramKey(r)}`;
-  const candidates = new Map<string, BenchmarkResult>();
-  for (const r of cand) candidates.set(key(r), r);
+  const once = (side: string, list: readonly BenchmarkResult[]) => {
+    const byKey = new Map<string, BenchmarkResult>();
+    for (const r of list) {
+      if (byKey.has(key(r))) {
+        throw new BenchError(
+          "ERR_BENCH_AMBIGUOUS",
+          `the ${side} holds two results of ${r.benchmark} (${r.mode}${describeParams(r)}): cannot tell which to compare`,
+        );
+      }
+      byKey.set(key(r), r);
+    }
+    return byKey;
+  };
+  once("baseline", base);
+  const candidates = once("candidate", cand);
   const rows: ComparisonRow[] = [];
   const unmatchedBase: BenchmarkResult[] = [];
   for (const b of base) {
@@ -143,7 +175,7 @@ function compareOne(b: BenchmarkResult, c: BenchmarkResult): ComparisonRow {
     label:
       b.benchmark === c.benchmark
         ? b.benchmark
-        : `${b.benchmark} vs ${c.benchmark.split(".").pop()}`,
+        : `${b.benchmark} vs ${suiteOf(c.benchmark) === suiteOf(b.benchmark) ? c.benchmark.slice(c.benchmark.lastIndexOf(".") + 1) : c.benchmark}`,
     params: b.params ?? {},
     mode: b.mode,
     unit,
@@ -165,6 +197,9 @@ const withError = (score: number, error: number) =>
 
 /** Describes a row's outcome: `3.20x faster`, `1.10x slower`, or `~1.05x faster (CIs overlap)`. */
 export function describeVerdict(row: ComparisonRow): string {
+  // A score of 0 (or none) on one side has no ratio to give.
+  if (!(Number.isFinite(row.speedup) && row.speedup > 0))
+    return "no ratio (a score is 0 or not finite)";
   const times = row.speedup >= 1 ? row.speedup : 1 / row.speedup;
   const direction = row.speedup >= 1 ? "faster" : "slower";
   if (row.verdict === "same") return `~${times.toFixed(2)}x ${direction} (CIs overlap)`;
@@ -192,7 +227,7 @@ export function formatComparison(comparison: Comparison): string {
     withError(r.baseScore, r.baseError),
     withError(r.candidateScore, r.candidateError),
     r.unit,
-    `${r.ratio.toFixed(3)}x`,
+    Number.isFinite(r.ratio) ? `${r.ratio.toFixed(3)}x` : "-",
     describeVerdict(r),
   ]);
   const align = [

@@ -61,9 +61,22 @@ const VERDICT_COLORS = {
 } as const;
 const FONT = "font-family=\"system-ui, -apple-system, 'Segoe UI', Helvetica, Arial, sans-serif\"";
 
-/** Escapes text for SVG content and attributes. */
+/** Characters XML 1.0 cannot hold, even escaped: C0 controls but tab and newlines, lone surrogates, U+FFFE/U+FFFF. */
+const NOT_XML = new RegExp(
+  [
+    "[\\u0000-\\u0008\\u000b\\u000c\\u000e-\\u001f\\ufffe\\uffff]",
+    "[\\ud800-\\udbff](?![\\udc00-\\udfff])",
+    "(?<![\\ud800-\\udbff])[\\udc00-\\udfff]",
+  ].join("|"),
+  "g",
+);
+
+/**
+ * Escapes text for SVG content and attributes. Characters XML cannot hold at all (control characters, lone
+ * surrogates, U+FFFE/U+FFFF) become U+FFFD.
+ */
 export function escapeXml(text: string): string {
-  return text.replace(/[<>&"']/g, (c) => `&#${c.charCodeAt(0)};`);
+  return text.replace(NOT_XML, "\ufffd").replace(/[<>&"']/g, (c) => `&#${c.charCodeAt(0)};`);
 }
 
 /** A round axis step giving about `target` ticks up to `max`. */
@@ -77,13 +90,14 @@ function niceStep(max: number, target = 5): number {
 
 function tickLabel(value: number, step: number): string {
   if (value === 0) return "0";
+  // Very large or very small ticks in exponent form, with the digits that tell them apart (1.25e-6, 5e-7).
+  if (Math.abs(value) >= 1e6 || step < 1e-4) return Number(value.toPrecision(4)).toExponential();
   const decimals = Math.max(0, -Math.floor(Math.log10(step)) + (step % 1 === 0 ? 0 : 1));
-  if (Math.abs(value) >= 1e6) return value.toExponential(1);
-  return value.toFixed(Math.min(decimals, 6));
+  return value.toFixed(decimals);
 }
 
 function compact(value: number): string {
-  if (!Number.isFinite(value)) return "NaN";
+  if (!Number.isFinite(value)) return String(value);
   const abs = Math.abs(value);
   if (abs >= 1e5 || (abs > 0 && abs < 1e-3)) return value.toExponential(2);
   return value.toPrecision(abs >= 1 ? Math.max(3, Math.floor(Math.log10(abs)) + 1) : 3);
@@ -138,9 +152,11 @@ function splitByMagnitude(panels: Panel[]): Panel[] {
     if (groups.length < 2) return [panel];
     const peak = (g: string) =>
       Math.max(
+        0,
         ...panel.rows
           .filter((r) => (r.group ?? "") === g)
-          .flatMap((r) => r.bars.map((b) => b.score)),
+          .flatMap((r) => r.bars.map((b) => b.score))
+          .filter(Number.isFinite),
       );
     const peaks = groups.map(peak);
     if (!(Math.max(...peaks) / Math.min(...peaks) > 20)) return [panel];
@@ -210,11 +226,12 @@ function render(panels: Panel[], title: string, legend: LegendItem[], width: num
       y = drawLegend(out, panel.legend, y - 6, width, charWidth) + 8;
     // Scale to the scores, and to the error bars unless they would squash the bars: whiskers longer than
     // twice the largest score are clipped at the edge with an arrowhead (the label keeps the full value).
-    const maxScore = Math.max(...panel.rows.flatMap((r) => r.bars.map((b) => b.score)));
+    // Scores that are not finite (NaN, an infinite bandwidth) get no bar, only their label, and no say in the scale.
+    const finite = panel.rows.flatMap((r) => r.bars.filter((b) => Number.isFinite(b.score)));
+    const maxScore = Math.max(0, ...finite.map((b) => b.score));
     const maxReach = Math.max(
-      ...panel.rows.flatMap((r) =>
-        r.bars.map((b) => b.score + (Number.isFinite(b.error) ? b.error : 0)),
-      ),
+      0,
+      ...finite.map((b) => b.score + (Number.isFinite(b.error) ? b.error : 0)),
     );
     const max = Math.max(maxScore * 1.1, Math.min(maxReach, maxScore * 2));
     const step = niceStep(max);
@@ -254,11 +271,14 @@ function render(panels: Panel[], title: string, legend: LegendItem[], width: num
       let by = ry;
       for (const bar of row.bars) {
         const x0 = scale(0);
-        const x1 = scale(bar.score);
-        out.push(
-          `<rect x="${x0.toFixed(1)}" y="${by}" width="${Math.max(1, x1 - x0).toFixed(1)}" height="${barHeight}" rx="2" fill="${bar.color}"/>`,
-        );
-        const hasError = Number.isFinite(bar.error) && bar.error > 0;
+        const drawn = Number.isFinite(bar.score);
+        const x1 = drawn ? scale(bar.score) : x0;
+        if (drawn) {
+          out.push(
+            `<rect x="${x0.toFixed(1)}" y="${by}" width="${Math.max(1, x1 - x0).toFixed(1)}" height="${barHeight}" rx="2" fill="${bar.color}"/>`,
+          );
+        }
+        const hasError = drawn && Number.isFinite(bar.error) && bar.error > 0;
         if (hasError) {
           const e0 = scale(bar.score - bar.error);
           const clipped = bar.score + bar.error > axisMax;
