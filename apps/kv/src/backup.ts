@@ -1,6 +1,6 @@
 import * as path from "node:path";
-import { KvError } from "./errors";
 import { writeDamaged } from "./damage-file";
+import { KvError } from "./errors";
 import { dataFileName, hintFileName } from "./file-names";
 import { decodeHint } from "./hint-file";
 import { writeMarker } from "./marker";

@@ -117,7 +117,8 @@ describe("backup's damage notes are the store's own, not the directory's current
     const { dir, holder } = await storeWithNewerK();
     const file = path.join(dir, holder);
     const bytes = fs.readFileSync(file);
-    bytes[bytes.indexOf("new")] ^= 0xff; // inside a record its hint covers: found only by the read
+    const at = bytes.indexOf("new"); // inside a record its hint covers: found only by the read
+    bytes[at] = bytes[at]! ^ 0xff;
     fs.writeFileSync(file, bytes);
     const reader = await open(dir, { readOnly: true });
     await expect(reader.get("k")).rejects.toMatchObject({ code: "ERR_KV_CORRUPT" });
@@ -128,7 +129,9 @@ describe("backup's damage notes are the store's own, not the directory's current
     await reader.close();
     const copy = await open(dest);
     expect(copy.readOnly).toBe(true);
-    expect(copy.recovery).toContainEqual(expect.objectContaining({ file: holder, kind: "corrupt" }));
+    expect(copy.recovery).toContainEqual(
+      expect.objectContaining({ file: holder, kind: "corrupt" }),
+    );
     await copy.close();
   });
 
