@@ -82,9 +82,12 @@ function codec(order) {
           } catch {
             throwOutOfRange(off, 8, b.length); // the TypeError for a bigint or a symbol
           }
-          ${array}[0] = v;${type === "BigInt64" ? " // a TypeError for a non-bigint, before anything is written" : ""}
-          let view = b === last.b ? last.v : lookup(b);
+          // Before anything is written; the store below would convert a string or a boolean.
+          if (typeof v !== "bigint") throw notABigInt(v);
+          ${array}[0] = v;
+          let view: DataView;
           try {
+            view = b === last.b ? last.v : lookup(b);
             view.setUint32(off + 4, i32[${far}]!${le});
           } catch {
             view = renewView(b, off, 8);
@@ -98,10 +101,11 @@ function codec(order) {
           } catch {
             throwOutOfRange(off, 8, b.length); // the TypeError for a bigint or a symbol
           }
+          // DataView would convert a string or a boolean (\`"5"\` to 5n).
+          if (typeof v !== "bigint") throw notABigInt(v);
           try {
             (b === last.b ? last.v : lookup(b)).set${type}(off, v${le});
           } catch {
-            ${array}[0] = v; // a value that is no bigint is the error, as on the words path, before the range
             renewView(b, off, 8).set${type}(off, v${le});
           }
         },`;
@@ -129,7 +133,7 @@ function codec(order) {
     },`;
 
   return `${HEADER}import { BIGINT_VIA_WORDS } from "./bigint-path";
-import { checkLargeOffset, throwOutOfRange } from "./bounds";
+import { checkLargeOffset, notABigInt, throwOutOfRange } from "./bounds";
 import type { Codec } from "./codec";
 import { CANONICAL_DOUBLE_NAN_HI, CANONICAL_FLOAT_NAN_BITS } from "./float-bits";
 import { HI, i32, i64, LO, u64 } from "./scratch";
@@ -242,8 +246,9 @@ ${float(32, 4)}${float(64, 8)}
       checkSafeInt64(v);
       const hi = Math.floor(v / 4294967296);
       const lo = v - hi * 4294967296;
-      let view = b === last.b ? last.v : lookup(b);
+      let view: DataView;
       try {
+        view = b === last.b ? last.v : lookup(b);
         view.setUint32(off + 4, ${farVar}${le});
       } catch {
         view = renewView(b, off, 8);

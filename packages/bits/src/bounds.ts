@@ -36,6 +36,29 @@ export function notAString(value: unknown): TypeError {
   return error;
 }
 
+/**
+ * The `TypeError` (`ERR_INVALID_ARG_TYPE`) for bytes that are not a `Uint8Array`: an `ArrayBuffer` or a
+ * `DataView` has no `length`, which would make every range check pass and every store a property set.
+ * @internal
+ */
+export function notBytes(): TypeError {
+  const error = new TypeError("The bytes must be a Uint8Array (or a Buffer)");
+  (error as TypeError & { code: string }).code = "ERR_INVALID_ARG_TYPE";
+  return error;
+}
+
+/**
+ * The `TypeError` (`ERR_INVALID_ARG_TYPE`) for a 64-bit bigint setter's value that is no bigint.
+ * @internal
+ */
+export function notABigInt(v: unknown): TypeError {
+  const shown = typeof v === "string" ? ` (${JSON.stringify(v)})` : "";
+  return Object.assign(
+    new TypeError(`Value must be a bigint, got ${v === null ? "null" : typeof v}${shown}`),
+    { code: "ERR_INVALID_ARG_TYPE" },
+  );
+}
+
 /** Whether `n` is a valid offset or count at all: a non-negative safe integer (-0 counts as 0). */
 function isIndex(n: number): boolean {
   return Number.isSafeInteger(n) && n >= 0;
@@ -66,6 +89,7 @@ export function throwOutOfRange(
   target = "Uint8Array",
 ): never {
   if (typeof offset !== "number") throw notANumber("Offset", offset);
+  if (typeof length !== "number") throw notBytes();
   throw new OutOfRangeError(
     `Offset ${String(offset)} is out of range for ${article(width)} ${width}-byte access to a ${target} of length ${length}`,
     offset,
@@ -132,9 +156,11 @@ export function checkIndex(what: string, index: number, count: number, length: n
  */
 export function checkRange(offset: number, width: number, length: number): void {
   // No `typeof` up front: the single-byte setters call this per access. A bigint or a symbol makes
-  // `>>>` throw; the handler turns that into our TypeError.
+  // `>>>` throw; the handler turns that into our TypeError. `!(<=)`, not `>`: a length that is not a
+  // number (an ArrayBuffer's) must fail, not compare false.
   try {
-    if (offset >>> 0 !== offset || offset > length - width) checkRangeSlow(offset, width, length);
+    if (offset >>> 0 !== offset || !(offset <= length - width))
+      checkRangeSlow(offset, width, length);
   } catch (error) {
     if (typeof offset !== "number") throw notANumber("Offset", offset);
     throw error;
@@ -143,7 +169,7 @@ export function checkRange(offset: number, width: number, length: number): void 
 
 /** {@link checkRange} for offsets past 2^32 - 1 (arrays over 4 GiB) and for every failure. */
 function checkRangeSlow(offset: number, width: number, length: number): void {
-  if (typeof offset !== "number" || !isIndex(offset) || offset > length - width) {
+  if (typeof offset !== "number" || !isIndex(offset) || !(offset <= length - width)) {
     throwOutOfRange(offset, width, length);
   }
 }
@@ -155,11 +181,7 @@ function checkRangeSlow(offset: number, width: number, length: number): void {
 export function checkCount(count: number, what = "Count"): void {
   if (typeof count !== "number") throw notANumber(what, count);
   if (!isIndex(count)) {
-    throw new OutOfRangeError(
-      `${what} ${String(count)} is not a non-negative integer`,
-      count,
-      0,
-      0,
-    );
+    // Not an access: no width or length to report.
+    throw new OutOfRangeError(`${what} ${String(count)} is not a non-negative integer`, count);
   }
 }

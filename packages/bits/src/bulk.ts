@@ -1,4 +1,4 @@
-import { checkCount, checkIndex, checkRange } from "./bounds";
+import { checkCount, checkIndex, checkRange, notBytes } from "./bounds";
 import { type ByteOrder, codecFor, invalidOrder } from "./codec";
 import { CANONICAL_DOUBLE_NAN_HI, CANONICAL_FLOAT_NAN_BITS } from "./float-bits";
 import { PLATFORM_LITTLE_ENDIAN } from "./scratch";
@@ -14,12 +14,22 @@ export type NumericArray =
   | Float32Array
   | Float64Array;
 
-/** Element width in bytes of a {@link NumericArray}; a `TypeError` for anything else. */
+/** The width of each {@link NumericArray} by its tag (another realm's arrays have the same tags). */
+const WIDTHS: Readonly<Record<string, 2 | 4 | 8>> = {
+  "[object Int16Array]": 2,
+  "[object Uint16Array]": 2,
+  "[object Int32Array]": 4,
+  "[object Uint32Array]": 4,
+  "[object Float32Array]": 4,
+  "[object BigInt64Array]": 8,
+  "[object BigUint64Array]": 8,
+  "[object Float64Array]": 8,
+};
+
+/** Element width in bytes of a {@link NumericArray}; a `TypeError` for anything else (a `Float16Array` too). */
 function widthOf(a: NumericArray): 2 | 4 | 8 {
-  if (ArrayBuffer.isView(a) && !(a instanceof DataView)) {
-    const w = (a as NumericArray).BYTES_PER_ELEMENT;
-    if (w === 2 || w === 4 || w === 8) return w;
-  }
+  const w = WIDTHS[Object.prototype.toString.call(a)];
+  if (w !== undefined && ArrayBuffer.isView(a)) return w;
   throw Object.assign(
     new TypeError("Expected an Int16/Uint16/Int32/Uint32/BigInt64/BigUint64/Float32/Float64Array"),
     { code: "ERR_INVALID_ARG_TYPE" },
@@ -42,6 +52,12 @@ function checkArgs(
   what: string,
 ): 2 | 4 | 8 {
   const w = widthOf(arr);
+  if (
+    !ArrayBuffer.isView(bytes) ||
+    (bytes as { BYTES_PER_ELEMENT?: number }).BYTES_PER_ELEMENT !== 1
+  ) {
+    throw notBytes();
+  }
   checkCount(count);
   checkRange(byteOffset, count * w, lengthOf(bytes));
   checkIndex(what, index, count, lengthOf(arr));

@@ -37,7 +37,14 @@ export function codecFor(order: ByteOrder): Codec {
 /** @internal */
 export function invalidOrder(order: unknown): TypeError {
   return Object.assign(
-    new TypeError(`Byte order must be "big" or "little"; received ${String(order)}`),
+    new TypeError(`Byte order must be "big" or "little"; received ${describe(order)}`),
     { code: "ERR_INVALID_ARG_VALUE" },
   );
+}
+
+/** `order` in an error message; never throws (an object without `toString` would). */
+function describe(order: unknown): string {
+  if (typeof order === "string") return JSON.stringify(order);
+  if (typeof order === "object" && order !== null) return "an object";
+  return typeof order === "bigint" ? `${order}n` : String(order);
 }

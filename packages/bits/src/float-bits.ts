@@ -1,3 +1,4 @@
+import { notABigInt } from "./bounds";
 import { f32, f64, i32, i64 } from "./scratch";
 
 /** Java's canonical float NaN bits, `Float.floatToIntBits(Float.NaN)`. */
@@ -67,6 +68,8 @@ export function doubleToRawLongBits(x: number): bigint {
  * (signed or unsigned input both work).
  */
 export function longBitsToDouble(bits: bigint): number {
+  // A typed array's store would convert a string or a boolean (`"5"` to 5n).
+  if (typeof bits !== "bigint") throw notABigInt(bits);
   i64[0] = bits;
   return f64[0]!;
 }

@@ -4,10 +4,11 @@ import { checkRange, notANumber, throwOutOfRange } from "./bounds";
 
 /** @internal */
 export function getInt8(b: Uint8Array, off: number): number {
-  // An out-of-range or non-integer index reads undefined: the load is the range check. A numeric
-  // string would be a valid index, so the type is checked too (free when the offset is a number).
+  // An out-of-range or non-integer index reads undefined: the load is the range check. The type first
+  // (free when the offset is a number): a numeric string would be a valid index, an object a property key.
+  if (typeof off !== "number") throwOutOfRange(off, 1, b.length);
   const x = b[off];
-  if (x === undefined || typeof off !== "number") throwOutOfRange(off, 1, b.length);
+  if (x === undefined) throwOutOfRange(off, 1, b.length);
   return (x << 24) >> 24;
 }
 
@@ -19,15 +20,17 @@ export function setInt8(b: Uint8Array, off: number, v: number): void {
 
 /** @internal */
 export function getUint8(b: Uint8Array, off: number): number {
+  if (typeof off !== "number") throwOutOfRange(off, 1, b.length);
   const x = b[off];
-  if (x === undefined || typeof off !== "number") throwOutOfRange(off, 1, b.length);
+  if (x === undefined) throwOutOfRange(off, 1, b.length);
   return x;
 }
 
 /** @internal */
 export function getBoolean(b: Uint8Array, off: number): boolean {
+  if (typeof off !== "number") throwOutOfRange(off, 1, b.length);
   const x = b[off];
-  if (x === undefined || typeof off !== "number") throwOutOfRange(off, 1, b.length);
+  if (x === undefined) throwOutOfRange(off, 1, b.length);
   return x !== 0;
 }
 
@@ -40,6 +43,12 @@ export function setBoolean(b: Uint8Array, off: number, v: boolean): void {
 /** The code unit `setChar` writes for `c`. @internal */
 export function charCode(c: string | number): number {
   if (typeof c === "number") return c;
+  if (typeof c !== "string") {
+    throw Object.assign(
+      new TypeError(`setChar needs a number or a string, got ${c === null ? "null" : typeof c}`),
+      { code: "ERR_INVALID_ARG_TYPE" },
+    );
+  }
   if (c.length === 0) {
     throw Object.assign(new TypeError("setChar needs a number or a non-empty string"), {
       code: "ERR_INVALID_ARG_VALUE",

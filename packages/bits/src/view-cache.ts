@@ -1,4 +1,4 @@
-import { checkRange } from "./bounds";
+import { checkRange, notBytes } from "./bounds";
 
 // The codecs read and write through a DataView, which V8 compiles to one (unaligned) load or store,
 // where composing bytes by hand takes a bounds check per byte. A view is made once per
@@ -81,6 +81,8 @@ export function lookup(b: Uint8Array): DataView {
   } else {
     let made = views.get(b);
     if (made === undefined) {
+      // Once per array: a DataView or an ArrayBuffer in its place would otherwise be read through.
+      if (typeof b.length !== "number" || !ArrayBuffer.isView(b)) throw notBytes();
       const buffer = b.buffer;
       const large =
         buffer.byteLength >= LARGE ||

@@ -1,6 +1,6 @@
 import type { PrimitiveAccessors } from "./accessors";
 import { BIGINT_VIA_WORDS } from "./bigint-path";
-import { checkLargeOffset, notANumber, throwOutOfRange } from "./bounds";
+import { checkLargeOffset, notABigInt, notANumber, throwOutOfRange } from "./bounds";
 import { type ByteOrder, invalidOrder } from "./codec";
 import { CANONICAL_DOUBLE_NAN_HI, CANONICAL_FLOAT_NAN_BITS } from "./float-bits";
 import { HI, i32, i64, LO, u64 } from "./scratch";
@@ -21,15 +21,29 @@ export interface ViewCodec extends PrimitiveAccessors<DataView> {}
 
 /**
  * Called with what a view access threw: the `OutOfRangeError` when `[off, off + width)` is outside the view (its
- * own `RangeError` names neither), else the error as it was (not a `DataView`, a detached buffer, a length-tracking
- * view that its shrunken buffer left out of bounds).
+ * own `RangeError` names neither), or when the view has no bytes at all (over a detached buffer, or a
+ * length-tracking view that its shrunken buffer left out of bounds: the engine's `TypeError`, read as length 0, as
+ * the `Uint8Array` codecs read a detached array); a `TypeError` (`ERR_INVALID_ARG_TYPE`) for a view that is not a
+ * `DataView`; else the error as it was (a value the setter cannot convert).
  */
 function rethrow(error: unknown, view: DataView, off: number, width: number): never {
   if (typeof off !== "number") throw notANumber("Offset", off);
-  // A view throws a RangeError only for an access outside it (a detached or out-of-bounds view, a TypeError),
-  // so its length can be read. By name: a DataView of another realm throws that realm's RangeError.
-  if ((error as { name?: unknown } | null)?.name === "RangeError")
-    throwOutOfRange(off, width, view.byteLength, "DataView");
+  // By tag, not instanceof: a DataView of another realm is one too.
+  if (Object.prototype.toString.call(view) !== "[object DataView]") {
+    throw Object.assign(new TypeError("The view must be a DataView"), {
+      code: "ERR_INVALID_ARG_TYPE",
+    });
+  }
+  let length: number;
+  try {
+    length = view.byteLength;
+  } catch {
+    length = 0;
+  }
+  // By name: a DataView of another realm throws that realm's RangeError.
+  if ((error as { name?: unknown } | null)?.name === "RangeError" || length === 0) {
+    throwOutOfRange(off, width, length, "DataView");
+  }
   throw error;
 }
 
@@ -65,7 +79,8 @@ function bigint64Accessors(
       },
       set(view: DataView, off: number, v: bigint): void {
         check64(view, off);
-        // A TypeError for a non-bigint, before anything is written.
+        // Before anything is written; the store below would convert a string or a boolean.
+        if (typeof v !== "bigint") throw notABigInt(v);
         if (signed) i64[0] = v;
         else u64[0] = v;
         writeWords(view, off, i32[HI]!, i32[LO]!);
@@ -83,6 +98,8 @@ function bigint64Accessors(
     },
     set(view: DataView, off: number, v: bigint): void {
       check64(view, off);
+      // DataView would convert a string or a boolean (`"5"` to 5n).
+      if (typeof v !== "bigint") throw notABigInt(v);
       try {
         if (signed) view.setBigInt64(off, v, little);
         else view.setBigUint64(off, v, little);

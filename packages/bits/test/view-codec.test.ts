@@ -195,21 +195,39 @@ describe.each(PAIRS)("%s-endian view codec", (_order, view, codec) => {
     expect(() => view.getInt32(d, 2 ** 31)).toThrow(/DataView of length 8$/);
   });
 
-  test("what the view itself refuses, other than the range, is rethrown as it was", () => {
+  test("a view with no bytes left is out of range (length 0); a value it cannot convert and a non-view are TypeErrors", () => {
     const buffer = new ArrayBuffer(8);
     const d = new DataView(buffer);
     structuredClone(buffer, { transfer: [buffer] }); // detaches it
-    const own = thrown(() => d.getInt32(0)) as Error;
-    expect(own).toBeInstanceOf(TypeError);
-    expect(() => view.getInt32(d, 0)).toThrow(own.message);
-    expect(() => view.setFloat64(d, 0, Number.NaN)).toThrow(TypeError);
-    expect(() => view.getInt32({} as DataView, 0)).toThrow(TypeError);
-    // A length-tracking buffer shrunk under a fixed-length view: the view's own error, not a range.
+    expect(thrown(() => d.getInt32(0))).toBeInstanceOf(TypeError); // the engine's own
+    for (const off of [0, 1.5, 2 ** 40]) {
+      expect(thrown(() => view.getInt32(d, off))).toMatchObject({
+        code: "ERR_OUT_OF_RANGE",
+        length: 0,
+      });
+    }
+    expect(thrown(() => view.setFloat64(d, 0, Number.NaN))).toMatchObject({
+      code: "ERR_OUT_OF_RANGE",
+    });
+    expect(thrown(() => view.getInt32({} as DataView, 0))).toMatchObject({
+      name: "TypeError",
+      code: "ERR_INVALID_ARG_TYPE",
+    });
+    expect(thrown(() => view.getInt32(new Uint8Array(8) as never, 0))).toMatchObject({
+      code: "ERR_INVALID_ARG_TYPE",
+    });
+    // A length-tracking buffer shrunk under a fixed-length view: out of bounds, no bytes to access.
     const resizable = resizableBuffer(16, 32);
     const fixed = new DataView(resizable, 0, 16);
     resizable.resize(4);
-    const outOfBounds = thrown(() => fixed.getInt32(0)) as Error;
-    expect(() => view.getInt32(fixed, 0)).toThrow(outOfBounds.message);
+    expect(thrown(() => view.getInt32(fixed, 0))).toMatchObject({
+      code: "ERR_OUT_OF_RANGE",
+      length: 0,
+    });
+    // A value the setter cannot convert stays the engine's TypeError.
+    expect(
+      thrown(() => view.setInt32(new DataView(new ArrayBuffer(8)), 0, 1n as never)),
+    ).toBeInstanceOf(TypeError);
   });
 
   test("is frozen, with the Uint8Array codec's method set and order", () => {
