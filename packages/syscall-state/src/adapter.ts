@@ -88,32 +88,59 @@ export function lastErrno(): number {
 
 /**
  * koffi throws once `max_async_calls` (256 by default) calls are in flight; callers of a file API
- * should not see that, so calls beyond the limit wait here, in order, for a slot.
+ * should not see that, so calls beyond the limit wait here, in order, for a slot. koffi counts every
+ * caller's calls, other users' of koffi too, and a call whose callback is still running: a call it refuses
+ * goes back to the head of the line, to start when one of ours settles or, with none of ours in flight, after
+ * a moment.
  */
 let inFlight = 0;
 let asyncLimit = 0;
-const waiting: (() => void)[] = [];
+const waiting: (() => boolean)[] = [];
+let retrying = false;
 
 function schedule(start: () => void, reject: (error: unknown) => void): void {
   if (asyncLimit === 0) asyncLimit = loadKoffi().config().max_async_calls ?? 256;
-  const run = (): void => {
+  /** Starts the call; false when koffi refused it for want of a slot (it is back in line). */
+  const run = (): boolean => {
     inFlight++;
     try {
       start();
+      return true;
     } catch (error) {
       inFlight--;
-      if (inFlight > 0 && /Too many asynchronous calls/.test(String(error))) waiting.unshift(run);
-      else reject(error);
+      if (/Too many asynchronous calls/.test(String(error))) {
+        waiting.unshift(run);
+        if (inFlight === 0) retryLater();
+        return false;
+      }
+      reject(error);
+      return true;
     }
   };
-  if (inFlight < asyncLimit) run();
+  if (inFlight < asyncLimit && waiting.length === 0) run();
   else waiting.push(run);
+}
+
+/** Starts waiting calls while there are slots, until koffi refuses one. */
+function startWaiting(): void {
+  while (inFlight < asyncLimit) {
+    const next = waiting.shift();
+    if (next === undefined || !next()) return;
+  }
+}
+
+function retryLater(): void {
+  if (retrying) return;
+  retrying = true;
+  setTimeout(() => {
+    retrying = false;
+    startWaiting();
+  }, 1);
 }
 
 function settled(): void {
   inFlight--;
-  const next = waiting.shift();
-  if (next !== undefined) next();
+  startWaiting();
 }
 
 function fail(message: string, code: string): TypeError {
@@ -140,8 +167,10 @@ function stateReader(stateName: CaptureStateName): () => number {
 }
 
 function checkTarget(fn: NativeFunction): void {
-  const kind = (fn as Partial<NativeFunction>).info?.result?.primitive;
-  if (typeof fn !== "function" || kind === undefined) {
+  // The type first: `null` has no `info` to read.
+  const kind =
+    typeof fn === "function" ? (fn as Partial<NativeFunction>).info?.result?.primitive : undefined;
+  if (kind === undefined) {
     throw fail(
       "adaptSystemCall expects a koffi-bound function (lib.func(...)) returning an integer",
       "ERR_INVALID_ARG_TYPE",

@@ -46,7 +46,11 @@ export function errnoName(result: number): string {
 export function describeErrno(result: number): readonly [string, string] {
   const entry = getSystemErrorMap().get(result);
   if (entry !== undefined) return entry;
-  const name = result < 0 ? getSystemErrorName(result) : "UNKNOWN";
+  // Node's getSystemErrorName takes negative 32-bit integers only: -2.5 or -Infinity would throw.
+  const name =
+    Number.isInteger(result) && result < 0 && result >= -(2 ** 31)
+      ? getSystemErrorName(result)
+      : "UNKNOWN";
   if (!name.startsWith("Unknown")) return [name, "unknown error"];
   for (const [known, value] of Object.entries(constants.errno)) {
     if (value === -result) return [known, "unknown error"];

@@ -1,6 +1,7 @@
 import * as fs from "node:fs";
 import { type AdaptedSystemCall, adaptSystemCall, type NativeFunction } from "./adapter";
 import { addressOf } from "./address";
+import { ADVICE } from "./advice";
 import type { FileMode, LockRequest } from "./backend";
 import { AddressedBuffer } from "./direct-buffer";
 import { errnoOf } from "./errno";
@@ -27,6 +28,23 @@ const ESPIPE = -errnoOf("ESPIPE");
 const exact = (r: number): number => (r <= Number.MAX_SAFE_INTEGER ? r : EOVERFLOW);
 
 /** node:fs's error as `-errno`; `fallback` for anything that carries none. */
+/**
+ * `fstat(2)` of a native descriptor through `node:fs`. Deno's `node:fs` does not know descriptors it did not
+ * open (`EBADF`); on Linux, `/proc/self/fd/N` names the same open file (renamed or unlinked too).
+ */
+function fstatOf(fd: number): fs.Stats {
+  try {
+    return fs.fstatSync(fd);
+  } catch (error) {
+    if (process.platform !== "linux") throw error;
+    try {
+      return fs.statSync(`/proc/self/fd/${fd}`);
+    } catch {
+      throw error; // a descriptor that is not open: the first answer (EBADF)
+    }
+  }
+}
+
 function errnoFrom(error: unknown, fallback: number): number {
   const errno = (error as { errno?: unknown } | null)?.errno;
   return typeof errno === "number" && errno < 0 ? errno : fallback;
@@ -137,7 +155,7 @@ export function nativePrimitives(libc: NativeLibc): Primitives {
   const sizeOf = (fd: number, r: number): number => {
     if (!unsized(r)) return r;
     try {
-      return sizeFromStats(fs.fstatSync(fd));
+      return sizeFromStats(fstatOf(fd));
     } catch (error) {
       return errnoFrom(error, r);
     }
@@ -145,9 +163,10 @@ export function nativePrimitives(libc: NativeLibc): Primitives {
   const sizeOfAsync = (fd: number, r: number): Promise<number> =>
     unsized(r)
       ? new Promise((resolve) =>
-          fs.fstat(fd, (error, stats) =>
-            resolve(error === null ? sizeFromStats(stats) : errnoFrom(error, r)),
-          ),
+          fs.fstat(fd, (error, stats) => {
+            if (error === null) resolve(sizeFromStats(stats));
+            else resolve(sizeOf(fd, r)); // by /proc where node:fs does not know the descriptor
+          }),
         )
       : Promise.resolve(r);
 
@@ -183,6 +202,8 @@ export function nativePrimitives(libc: NativeLibc): Primitives {
       lockSync(fd, request.wait, flock(typeOf(request), request.position, request.length)),
     unlock: (fd, position, length) => lockSync(fd, false, flock(L.F_UNLCK, position, length)),
     fadvise: (fd, position, length, advice) => {
+      // Its names only (not `toString` or `__proto__`), checked where advice is ignored too.
+      if (!ADVICE.has(advice)) return EINVAL;
       if (posixFadvise === undefined || fadviseValues === undefined) return 0;
       const value = fadviseValues[advice];
       if (value === undefined) return EINVAL;

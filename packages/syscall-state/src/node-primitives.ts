@@ -1,4 +1,5 @@
 import * as fs from "node:fs";
+import { ADVICE } from "./advice";
 import type { FileMode } from "./backend";
 import { errnoOf } from "./errno";
 import { negativeErrno } from "./fs-errno";
@@ -93,7 +94,6 @@ const identity = (n: number): number => n;
 const NOTHING = [new Uint8Array(0)];
 
 /** The advice names `posix_fadvise` knows; the native backend answers `-EINVAL` to any other. */
-const ADVICE = new Set(["normal", "sequential", "random", "willneed", "dontneed", "noreuse"]);
 
 /** `posix_fadvise` looks the fd up, then refuses a FIFO (`-ESPIPE`); the advice itself may be ignored. */
 function ignoredAdvice(stats: fs.Stats): number {

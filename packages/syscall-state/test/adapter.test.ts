@@ -145,6 +145,13 @@ describe.skipIf(!available)("adaptSystemCall", () => {
     );
     expect(() => adaptSystemCall(voidFn, "errno")).toThrow(/returns Void/);
     expect(() => adaptSystemCall((() => 1) as never, "errno")).toThrow(/koffi-bound function/);
+    for (const target of [null, undefined, 5, {}]) {
+      for (const adapt of [adaptSystemCall, adaptSystemCallExplicit]) {
+        expect(() => adapt(target as never, "errno")).toThrow(
+          expect.objectContaining({ name: "TypeError", code: "ERR_INVALID_ARG_TYPE" }),
+        );
+      }
+    }
   });
 
   test("explicit path: a state per call captures errno on every call", () => {
@@ -215,5 +222,47 @@ describe.skipIf(!available)("async errno capture (koffi reads errno on the pool 
     expect(results).toHaveLength(200 * cases.length);
     backend.close(dirFd);
     backend.close(fileFd);
+  });
+});
+
+describe.skipIf(!available)("async calls past koffi's limit", () => {
+  const usleep = () =>
+    loadKoffi().load(null).func("int usleep(uint32_t usec)") as unknown as NativeFunction & {
+      async: (usec: number, cb: (error: unknown, r: number) => void) => void;
+    };
+
+  test("wait for a slot when another koffi user holds them all, and then run", async () => {
+    const sleep = usleep();
+    const limit = loadKoffi().config().max_async_calls ?? 256;
+    const others: Promise<void>[] = [];
+    for (let i = 0; i < limit; i++) {
+      others.push(new Promise((resolve) => sleep.async(20_000, () => resolve())));
+    }
+    // Every slot is another user's: the adapter has none of its own in flight to wait for.
+    const backend = nativeBackend();
+    const path = join(tempDir("koffi-slots"), "f");
+    writeFileSync(path, "12345");
+    const fd = backend.open(path, "r");
+    await expect(backend.sizeAsync(fd)).resolves.toBe(5);
+    await Promise.all(others);
+    backend.close(fd);
+  });
+
+  test("a call refused for its arguments lets the ones queued behind it start", async () => {
+    const close = adaptSystemCall(nativeLibc().close as unknown as NativeFunction, "errno");
+    const limit = loadKoffi().config().max_async_calls ?? 256;
+    const sleep = adaptSystemCall(usleep(), "errno");
+    const slow = Array.from({ length: limit }, () => sleep.async(20_000));
+    // Queued behind the sleeps: each of these throws in koffi when it starts (no argument), and the last is valid.
+    const bad = Array.from({ length: 2 * limit }, () =>
+      close.async().then(
+        () => "resolved",
+        () => "rejected",
+      ),
+    );
+    const good = close.async(-1);
+    await Promise.all(slow);
+    expect(new Set(await Promise.all(bad))).toEqual(new Set(["rejected"]));
+    await expect(good).resolves.toBe(neg("EBADF"));
   });
 });

@@ -193,6 +193,10 @@ describe.each(backends)("contract: %s backend", (name, make) => {
       expect(b().sync(fd)).toBe(0);
       expect(b().datasync(fd)).toBe(0);
       expect(b().fadvise(fd, 0, 0, "sequential")).toBe(0);
+      // Only its own names: Object.prototype's are unknown advice, as any other.
+      for (const advice of ["toString", "constructor", "__proto__", "hasOwnProperty"]) {
+        expect(b().fadvise(fd, 0, 0, advice as never)).toBe(neg("EINVAL"));
+      }
       b().close(fd);
       const bad = 987_654;
       for (const r of [

@@ -195,4 +195,33 @@ describe("namespace operations", () => {
     rec.backend.close(fd);
     expect(rec.ops.map((op) => op.kind)).toEqual(["create", "write"]);
   });
+
+  test.each(backends)(
+    "a subdirectory opened to be synced is no file of the recording (%s backend)",
+    (_, inner) => {
+      const dir = fresh();
+      mkdirSync(join(dir, "sub"));
+      const rec = crashRecorder(dir, inner);
+      const fd = rec.backend.open(join(dir, "sub"), "r");
+      expect(fd).toBeGreaterThanOrEqual(0);
+      expect(rec.backend.sync(fd)).toBe(0);
+      expect(rec.backend.close(fd)).toBe(0);
+      expect(rec.ops).toEqual([]);
+    },
+  );
+});
+
+describe.skipIf(!isNativeAvailable() || process.platform !== "linux")("allocate", () => {
+  test("blocks reserved past the end make the file that long in every state, once synced", () => {
+    const dir = fresh({ "a.bin": "abc" });
+    const rec = crashRecorder(dir, nativeBackend());
+    const fd = rec.backend.open(join(dir, "a.bin"), "rw");
+    expect(rec.backend.allocate(fd, 0, 4096)).toBe(0);
+    expect(rec.backend.allocate(fd, 0, 100)).toBe(0); // within the file: nothing to record
+    expect(rec.backend.sync(fd)).toBe(0);
+    rec.backend.close(fd);
+    expect(rec.ops.map((op) => op.kind)).toEqual(["truncate", "sync"]);
+    const sizes = new Set([...rec.crashStates()].map((st) => st.files.get("a.bin")?.length));
+    expect(sizes).toEqual(new Set([4096]));
+  });
 });

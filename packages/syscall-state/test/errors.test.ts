@@ -44,6 +44,13 @@ describe("systemCallError matches Node's own fs errors", () => {
     expect("path" in ours).toBe(false);
   });
 
+  test("a number nobody names is UNKNOWN, a fraction or an infinity too (Node's getSystemErrorName would throw)", () => {
+    for (const n of [-2.5, -Infinity, Number.NaN, -(2 ** 40), 0, 5]) {
+      expect(errnoName(n)).toBe("UNKNOWN");
+      expect(describeErrno(n)).toEqual(["UNKNOWN", "unknown error"]);
+    }
+  });
+
   test("every errno Node names round-trips through errnoOf/errnoName", () => {
     const names = Object.keys(constants.errno);
     expect(names.length).toBeGreaterThan(50);

@@ -17,6 +17,16 @@ describe("negativeErrno: a node:fs error to -errno", () => {
     expect(negativeErrno({ code: "ENOSPC" })).toBe(-errnoOf("ENOSPC"));
   });
 
+  it.skipIf(process.platform === "win32")(
+    "reads the number of Rust's \"(os error N)\", all Deno's node:fs gives for some (EFBIG, ESPIPE)",
+    () => {
+      const efbig = new Error("File too large (os error 27)");
+      expect(negativeErrno(efbig)).toBe(-27);
+      expect(negativeErrno(new Error("Illegal seek (os error 29)"))).toBe(-29);
+      expect(() => negativeErrno(new Error("os error 27 in the middle"))).toThrow();
+    },
+  );
+
   it("rethrows anything else: argument errors, unknown names, non-errors", () => {
     const bad = Object.assign(new TypeError("bad"), { code: "ERR_INVALID_ARG_TYPE" });
     expect(() => negativeErrno(bad)).toThrow(bad);

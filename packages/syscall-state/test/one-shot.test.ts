@@ -66,6 +66,26 @@ describe.each(backends)("oneShotTransfers over the %s backend", (_name, make) =>
     backend.close(fd);
   });
 
+  test("a subarray's range is its own: bytes beside it are neither read into nor written out", () => {
+    const backend = make();
+    const { fd, path } = openFile(backend, Uint8Array.of(65, 66, 67, 68, 69, 70, 71, 72));
+    const io = oneShotTransfers(backend)!;
+    const whole = new Uint8Array(16);
+    expect(() => io.pread(fd, whole.subarray(0, 4), 2, 4, 0)).toThrow(
+      expect.objectContaining({ code: "ERR_OUT_OF_RANGE" }),
+    );
+    expect([...whole]).toEqual(new Array(16).fill(0));
+    const secret = Uint8Array.from("public--SECRET!!", (c) => c.charCodeAt(0));
+    expect(() => io.pwrite(fd, secret.subarray(0, 8), 4, 8, 100)).toThrow(
+      expect.objectContaining({ code: "ERR_OUT_OF_RANGE" }),
+    );
+    expect(readFileSync(path).length).toBe(8);
+    // Inside the view, at its offset: the view's bytes, not its buffer's.
+    expect(io.pread(fd, whole.subarray(4, 8), 1, 2, 0)).toBe(2);
+    expect([...whole.subarray(0, 8)]).toEqual([0, 0, 0, 0, 0, 65, 66, 0]);
+    backend.close(fd);
+  });
+
   test("a wrapper gets none: its own pread and pwrite must run", () => {
     const backend = make();
     class Logging extends ComposedBackend {

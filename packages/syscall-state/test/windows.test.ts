@@ -24,6 +24,14 @@ describe("Win32 error codes translate as libuv translates them", () => {
     [112, "ENOSPC"], // ERROR_DISK_FULL
     [1, "EISDIR"], // ERROR_INVALID_FUNCTION
     [10038, "ENOTSOCK"], // WSAENOTSOCK
+    [64, "ECONNRESET"], // ERROR_NETNAME_DELETED (a share gone mid-read)
+    [121, "ETIMEDOUT"], // ERROR_SEM_TIMEOUT
+    [231, "EBUSY"], // ERROR_PIPE_BUSY
+    [232, "EPIPE"], // ERROR_NO_DATA
+    [740, "EACCES"], // ERROR_ELEVATION_REQUIRED
+    [1166, "EIO"], // ERROR_DEVICE_DOOR_OPEN
+    [1464, "EINVAL"], // ERROR_SYMLINK_NOT_SUPPORTED
+    [4392, "ENOENT"], // ERROR_INVALID_REPARSE_DATA
   ])("%i is %s", (code, name) => {
     expect(errnoFromWin32(code)).toBe(neg(name));
   });

@@ -7,6 +7,7 @@ import {
   readdirSync,
   readFileSync,
   renameSync,
+  statSync,
   unlinkSync,
 } from "node:fs";
 import { mkdir, open, rename, unlink } from "node:fs/promises";
@@ -115,6 +116,9 @@ export function crashRecorder(root: string, inner: Backend): CrashRecorder {
     const rel = inRoot(path);
     return { rel, known: rel !== undefined && names.has(rel), existed: existsSync(path) };
   };
+  /** A directory opened to be synced (`syncDirectory`) is not a file of the namespace: its entries are. */
+  const isDirectory = (path: string) =>
+    statSync(path, { throwIfNoEntry: false })?.isDirectory() === true;
   const afterOpen = (
     fd: number,
     path: string,
@@ -123,6 +127,7 @@ export function crashRecorder(root: string, inner: Backend): CrashRecorder {
   ) => {
     if (fd < 0 || seen.rel === undefined) return fd;
     let inode = names.get(seen.rel);
+    if (inode === undefined && isDirectory(path)) return fd;
     if (inode === undefined) {
       // A file the recorder has not seen made: new to the namespace, its content (if any) unsynced.
       inode = nextInode++;
@@ -161,6 +166,14 @@ export function crashRecorder(root: string, inner: Backend): CrashRecorder {
     if (r === 0 && file !== undefined) ops.push({ kind: "sync", inode: file.inode });
     return r;
   };
+  /** Reserving blocks past the end makes the file that long (zeros), as a truncate that grows it would. */
+  const allocated = (fd: number, end: number, sizeBefore: number, r: number) => {
+    const file = fds.get(fd);
+    if (r === 0 && file !== undefined && end > sizeBefore) {
+      ops.push({ kind: "truncate", inode: file.inode, length: end });
+    }
+    return r;
+  };
   const closed = (fd: number, r: number) => {
     if (r === 0) fds.delete(fd);
     return r;
@@ -190,6 +203,10 @@ export function crashRecorder(root: string, inner: Backend): CrashRecorder {
     syncAsync: async (fd) => synced(fd, await p.syncAsync(fd)),
     datasync: (fd) => synced(fd, p.datasync(fd)),
     datasyncAsync: async (fd) => synced(fd, await p.datasyncAsync(fd)),
+    allocate: (fd, position, length) => {
+      const before = p.size(fd);
+      return allocated(fd, position + length, before, p.allocate(fd, position, length));
+    },
   };
   const backend = new ComposedBackend(
     recording,
