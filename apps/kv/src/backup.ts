@@ -1,9 +1,9 @@
 import * as path from "node:path";
-import { writeDamaged } from "./damage-file";
+import { type DamageNote, readDamaged, writeDamaged } from "./damage-file";
 import { KvError } from "./errors";
 import { dataFileName, hintFileName } from "./file-names";
 import { decodeHint } from "./hint-file";
-import { writeMarker } from "./marker";
+import { readMarker, writeMarker } from "./marker";
 import { StoreDir } from "./store-dir";
 import type { StoreState } from "./store-state";
 
@@ -32,8 +32,8 @@ const CHUNK = 1 << 20;
  * the copied files obsolete inputs), and a hint that covers more than the bytes copied goes only where the store
  * found that file damaged (cut short under its hint); else it is one written since, for a file the writer sealed
  * after the load. The hints of data files found lost go too, and the damage notes are the state's own (what its open
- * and its reads found), not the directory's current `DAMAGED`: the copy must report damage as the store does, not
- * answer older values.
+ * and its reads found) with the directory's about the files copied: the copy must report damage as the store does,
+ * not answer older values.
  */
 export function backupStore(
   state: StoreState,
@@ -96,10 +96,35 @@ export function backupStore(
     if (hint !== null) copyFile(to, hintFileName(id), hint);
   }
   if (state.firstLive > 0) writeMarker(to, state.firstLive);
-  const damage = state.damageNotes();
+  const damage = damageNotes(state, ids);
   if (damage.length > 0) writeDamaged(to, damage);
   to.sync();
   return { dir: to.path, files: ids.length, bytes };
+}
+
+/**
+ * The copy's damage notes: the store's own (what its open loaded and its reads found), and the directory's notes
+ * about files the copy holds, which another process may have found since, as long as no compaction has committed
+ * since the load (the marker is the one loaded: the files are the same ones). Not the directory's notes about files
+ * the copy does not hold.
+ */
+function damageNotes(state: StoreState, ids: readonly number[]): DamageNote[] {
+  const notes: DamageNote[] = state
+    .damageNotes()
+    .map(({ file, offset, bytes }) => ({ file, offset, bytes }));
+  let sameFiles: boolean;
+  try {
+    sameFiles = readMarker(state.dir) === state.firstLive;
+  } catch {
+    sameFiles = false; // a damaged marker: the store's own notes only
+  }
+  if (!sameFiles) return notes;
+  const copied = new Set(ids.flatMap((id) => [dataFileName(id), hintFileName(id)]));
+  for (const d of readDamaged(state.dir)) {
+    if (copied.has(d.file) && !notes.some((n) => n.file === d.file && n.offset === d.offset))
+      notes.push(d);
+  }
+  return notes;
 }
 
 /** Whether `hint` covers at most `size` bytes of its data file (a damaged hint counts: it goes along as it is). */

@@ -135,6 +135,19 @@ describe("backup's damage notes are the store's own, not the directory's current
     await copy.close();
   });
 
+  it("takes a note another process wrote since about a file the copy holds", async () => {
+    const { dir, holder } = await storeWithNewerK();
+    const reader = await open(dir, { readOnly: true });
+    fs.writeFileSync(path.join(dir, "DAMAGED"), `${holder} 0 10\n`);
+    const dest = path.join(tempDir(), "copy");
+    await reader.backup(dest);
+    await reader.close();
+    const copy = await open(dest);
+    expect(copy.readOnly).toBe(true);
+    expect(copy.recovery).toContainEqual(expect.objectContaining({ file: holder, offset: 0 }));
+    await copy.close();
+  });
+
   it("leaves out a note written since about a file the copy does not hold", async () => {
     const { dir } = await storeWithNewerK();
     const reader = await open(dir, { readOnly: true });

@@ -192,9 +192,7 @@ export async function runTrial(
           } else {
             const target = (spec.time ?? 0) * 1e6;
             const batchGoal = Math.min(Math.max(target / 20, 1e4), 5e6);
-            // A batch grown for a longer (warmup) iteration would overrun a shorter one: halve it back.
-            while (batch > 1 && (lastBatch.nanos / lastBatch.size) * batch > 2 * batchGoal)
-              batch /= 2;
+            batch = fitBatch(batch, lastBatch, batchGoal);
             const t0 = now();
             let t1 = t0;
             do {
@@ -230,4 +228,19 @@ export function scoreOf(
 ): number {
   const unitNanos = NANOS_PER_UNIT[options.unit];
   return options.mode === "thrpt" ? ops / (nanos / unitNanos) : nanos / unitNanos / ops;
+}
+
+/**
+ * The batch an iteration by time starts with: `batch` halved until, at the cost per call the last batch measured,
+ * it takes at most twice `goal` ns. A batch grown for a longer (warmup) iteration would overrun a shorter one.
+ * @internal
+ */
+export function fitBatch(
+  batch: number,
+  last: { nanos: number; size: number },
+  goal: number,
+): number {
+  let b = batch;
+  while (b > 1 && (last.nanos / last.size) * b > 2 * goal) b /= 2;
+  return b;
 }

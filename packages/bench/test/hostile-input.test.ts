@@ -10,7 +10,7 @@ import { toJmhJson } from "../src/report/jmh-json";
 import { escapeXml, renderChart, renderComparisonChart } from "../src/report/svg";
 import { buildResult } from "../src/result";
 import { planBenchmarks, runBenchmarks } from "../src/run";
-import { runTrial } from "../src/runner";
+import { fitBatch } from "../src/runner";
 import { defineSuite } from "../src/suite";
 import { higherIsBetter, unitFactor } from "../src/units";
 
@@ -261,37 +261,13 @@ describe("the run's report", () => {
     expect(JSON.parse(toJmhJson(report.results))[0].forks).toBe(1);
   });
 
-  it("a measurement iteration after a longer warmup keeps about its own length", async () => {
-    const s = defineSuite({
-      name: "Len",
-      benchmarks: {
-        spin() {
-          const end = process.hrtime.bigint() + 20_000n; // 20 µs
-          while (process.hrtime.bigint() < end);
-        },
-      },
-    });
-    const records: { phase: string; invocations: number }[] = [];
-    await runTrial(
-      {
-        suite: s,
-        benchmark: "spin",
-        params: {},
-        options: resolveOptions({
-          forks: 0,
-          warmup: { iterations: 1, time: 300 },
-          measurement: { iterations: 3, time: 1 },
-        }),
-      },
-      (r) => {
-        records.push(r);
-      },
-    );
-    // The warmup grew batches to 5-10 ms (250+ calls); a 1 ms iteration is about 50 calls of 20 µs. Calls, not
-    // time, are counted: a descheduled call only lasts longer, so fewer of them fit.
-    for (const r of records.filter((r) => r.phase === "measurement")) {
-      expect(r.invocations).toBeLessThan(150);
-    }
+  it("a batch grown in a longer warmup is halved back to the measurement's goal", () => {
+    // 20 µs a call; warmup batches of 512 calls (~10 ms); a 1 ms iteration's goal is 50 µs a batch.
+    const last = { nanos: 512 * 20_000, size: 512 };
+    expect(fitBatch(512, last, 50_000)).toBe(4); // 80 µs, within twice the goal
+    expect(fitBatch(512, last, 6e6)).toBe(512); // within twice a longer goal: kept
+    expect(fitBatch(1, last, 1)).toBe(1); // never below one call
+    expect(fitBatch(8, { nanos: 0, size: 1 }, 1e4)).toBe(8); // nothing measured yet
   });
 });
 

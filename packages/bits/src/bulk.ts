@@ -14,22 +14,16 @@ export type NumericArray =
   | Float32Array
   | Float64Array;
 
-/** The width of each {@link NumericArray} by its tag (another realm's arrays have the same tags). */
-const WIDTHS: Readonly<Record<string, 2 | 4 | 8>> = {
-  "[object Int16Array]": 2,
-  "[object Uint16Array]": 2,
-  "[object Int32Array]": 4,
-  "[object Uint32Array]": 4,
-  "[object Float32Array]": 4,
-  "[object BigInt64Array]": 8,
-  "[object BigUint64Array]": 8,
-  "[object Float64Array]": 8,
-};
-
-/** Element width in bytes of a {@link NumericArray}; a `TypeError` for anything else (a `Float16Array` too). */
+/**
+ * Element width in bytes of a {@link NumericArray}; a `TypeError` for anything else. A 2-byte array is told by its
+ * tag too (another realm's arrays have the same tags): a `Float16Array` is not one of them.
+ */
 function widthOf(a: NumericArray): 2 | 4 | 8 {
-  const w = WIDTHS[Object.prototype.toString.call(a)];
-  if (w !== undefined && ArrayBuffer.isView(a)) return w;
+  if (ArrayBuffer.isView(a) && !(a instanceof DataView)) {
+    const w = (a as NumericArray).BYTES_PER_ELEMENT;
+    if (w === 4 || w === 8) return w;
+    if (w === 2 && Object.prototype.toString.call(a) !== "[object Float16Array]") return w;
+  }
   throw Object.assign(
     new TypeError("Expected an Int16/Uint16/Int32/Uint32/BigInt64/BigUint64/Float32/Float64Array"),
     { code: "ERR_INVALID_ARG_TYPE" },

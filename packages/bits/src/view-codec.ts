@@ -21,10 +21,11 @@ export interface ViewCodec extends PrimitiveAccessors<DataView> {}
 
 /**
  * Called with what a view access threw: the `OutOfRangeError` when `[off, off + width)` is outside the view (its
- * own `RangeError` names neither), or when the view has no bytes at all (over a detached buffer, or a
- * length-tracking view that its shrunken buffer left out of bounds: the engine's `TypeError`, read as length 0, as
- * the `Uint8Array` codecs read a detached array); a `TypeError` (`ERR_INVALID_ARG_TYPE`) for a view that is not a
- * `DataView`; else the error as it was (a value the setter cannot convert).
+ * own `RangeError` names neither), or when the view has no bytes at all, where every access is out of range
+ * (over a detached buffer, or a length-tracking view that its shrunken buffer left out of bounds: the engine's
+ * `TypeError`, read as length 0, as the `Uint8Array` codecs read a detached array; an empty view, whatever the
+ * value); a `TypeError` (`ERR_INVALID_ARG_TYPE`) for a view that is not a `DataView`; else the error as it was (a
+ * value the setter cannot convert).
  */
 function rethrow(error: unknown, view: DataView, off: number, width: number): never {
   if (typeof off !== "number") throw notANumber("Offset", off);

@@ -89,14 +89,21 @@ export function lastErrno(): number {
 /**
  * koffi throws once `max_async_calls` (256 by default) calls are in flight; callers of a file API
  * should not see that, so calls beyond the limit wait here, in order, for a slot. koffi counts every
- * caller's calls, other users' of koffi too, and a call whose callback is still running: a call it refuses
- * goes back to the head of the line, to start when one of ours settles or, with none of ours in flight, after
- * a moment.
+ * caller's calls, other users' of koffi too, and a call whose callback is still running (it frees the slot
+ * after the callback returns): a call it refuses goes back to the head of the line and is tried again after a
+ * moment, or sooner when one of ours settles.
  */
 let inFlight = 0;
 let asyncLimit = 0;
 const waiting: (() => boolean)[] = [];
+/** A retry after a refusal is pending. */
 let retrying = false;
+/** A start on the next turn is pending. */
+let startingSoon = false;
+/** `startWaiting` is running: a call that settles inside its start (koffi refused its arguments) must not recurse. */
+let draining = false;
+const soon: (run: () => void) => void =
+  typeof setImmediate === "function" ? setImmediate : (run) => setTimeout(run, 0);
 
 function schedule(start: () => void, reject: (error: unknown) => void): void {
   if (asyncLimit === 0) asyncLimit = loadKoffi().config().max_async_calls ?? 256;
@@ -110,7 +117,7 @@ function schedule(start: () => void, reject: (error: unknown) => void): void {
       inFlight--;
       if (/Too many asynchronous calls/.test(String(error))) {
         waiting.unshift(run);
-        if (inFlight === 0) retryLater();
+        retryLater();
         return false;
       }
       reject(error);
@@ -121,11 +128,17 @@ function schedule(start: () => void, reject: (error: unknown) => void): void {
   else waiting.push(run);
 }
 
-/** Starts waiting calls while there are slots, until koffi refuses one. */
-function startWaiting(): void {
-  while (inFlight < asyncLimit) {
-    const next = waiting.shift();
-    if (next === undefined || !next()) return;
+/** Starts waiting calls while fewer than `room` of ours are in flight, until koffi refuses one. */
+function startWaiting(room = asyncLimit): void {
+  if (draining) return; // the loop below goes on
+  draining = true;
+  try {
+    while (inFlight < room) {
+      const next = waiting.shift();
+      if (next === undefined || !next()) return;
+    }
+  } finally {
+    draining = false;
   }
 }
 
@@ -138,9 +151,21 @@ function retryLater(): void {
   }, 1);
 }
 
+function startSoon(): void {
+  if (startingSoon) return;
+  startingSoon = true;
+  soon(() => {
+    startingSoon = false;
+    startWaiting();
+  });
+}
+
+/** In a call's callback: its slot is still koffi's until the callback returns, so the last start waits a turn. */
 function settled(): void {
   inFlight--;
-  startWaiting();
+  if (waiting.length === 0) return;
+  startWaiting(asyncLimit - 1);
+  if (waiting.length > 0) startSoon();
 }
 
 function fail(message: string, code: string): TypeError {

@@ -27,7 +27,6 @@ const ESPIPE = -errnoOf("ESPIPE");
  */
 const exact = (r: number): number => (r <= Number.MAX_SAFE_INTEGER ? r : EOVERFLOW);
 
-/** node:fs's error as `-errno`; `fallback` for anything that carries none. */
 /**
  * `fstat(2)` of a native descriptor through `node:fs`. Deno's `node:fs` does not know descriptors it did not
  * open (`EBADF`); on Linux, `/proc/self/fd/N` names the same open file (renamed or unlinked too).
@@ -45,6 +44,7 @@ function fstatOf(fd: number): fs.Stats {
   }
 }
 
+/** node:fs's error as `-errno`; `fallback` for anything that carries none. */
 function errnoFrom(error: unknown, fallback: number): number {
   const errno = (error as { errno?: unknown } | null)?.errno;
   return typeof errno === "number" && errno < 0 ? errno : fallback;
@@ -165,7 +165,13 @@ export function nativePrimitives(libc: NativeLibc): Primitives {
       ? new Promise((resolve) =>
           fs.fstat(fd, (error, stats) => {
             if (error === null) resolve(sizeFromStats(stats));
-            else resolve(sizeOf(fd, r)); // by /proc where node:fs does not know the descriptor
+            else if (process.platform !== "linux") resolve(errnoFrom(error, r));
+            else {
+              // By /proc where node:fs does not know the descriptor (see fstatOf).
+              fs.stat(`/proc/self/fd/${fd}`, (again, viaProc) =>
+                resolve(again === null ? sizeFromStats(viaProc) : errnoFrom(error, r)),
+              );
+            }
           }),
         )
       : Promise.resolve(r);

@@ -93,8 +93,6 @@ const identity = (n: number): number => n;
  */
 const NOTHING = [new Uint8Array(0)];
 
-/** The advice names `posix_fadvise` knows; the native backend answers `-EINVAL` to any other. */
-
 /** `posix_fadvise` looks the fd up, then refuses a FIFO (`-ESPIPE`); the advice itself may be ignored. */
 function ignoredAdvice(stats: fs.Stats): number {
   return stats.isFIFO() ? ESPIPE : 0;

@@ -23,7 +23,11 @@ export function viewOf(buffer: Uint8Array, offset: number, length: number): Uint
   const size = byteLengthOf.call(buffer);
   if (offset === 0 && length === size) return buffer;
   // Within the view, not just its buffer: a subarray's neighbours are someone else's bytes (a pooled Buffer's).
-  if (!(offset >= 0 && length >= 0 && offset + length <= size)) {
+  // Integers first: a string offset would pass the compare ("0" + 2 is "02") and join the address as text.
+  if (
+    !(Number.isSafeInteger(offset) && Number.isSafeInteger(length)) ||
+    !(offset >= 0 && length >= 0 && offset + length <= size)
+  ) {
     throw nodeError(
       RangeError,
       "ERR_OUT_OF_RANGE",

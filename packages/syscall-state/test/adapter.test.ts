@@ -265,4 +265,43 @@ describe.skipIf(!available)("async calls past koffi's limit", () => {
     expect(new Set(await Promise.all(bad))).toEqual(new Set(["rejected"]));
     await expect(good).resolves.toBe(neg("EBADF"));
   });
+
+  test("a call koffi refused starts once a slot frees, not when our own longest call returns", async () => {
+    const sleep = adaptSystemCall(usleep(), "errno");
+    const limit = loadKoffi().config().max_async_calls ?? 256;
+    const order: string[] = [];
+    // Ours, for 1.5 s; another koffi user takes every other slot for 1 ms each.
+    const long = sleep.async(1_500_000).then(() => order.push("long"));
+    const raw = usleep();
+    const others = Array.from(
+      { length: limit - 1 },
+      () => new Promise<void>((resolve) => raw.async(1000, () => resolve())),
+    );
+    const backend = nativeBackend();
+    const path = join(tempDir("koffi-refused"), "f");
+    writeFileSync(path, "123");
+    const fd = backend.open(path, "r");
+    const size = backend.sizeAsync(fd).then((r) => order.push(`size ${r}`));
+    await Promise.all([long, size, ...others]);
+    expect(order).toEqual(["size 3", "long"]);
+    backend.close(fd);
+  });
+
+  test("calls that koffi refuses for their argument types, queued by the thousand, all settle", async () => {
+    const close = adaptSystemCall(nativeLibc().close as unknown as NativeFunction, "errno");
+    const limit = loadKoffi().config().max_async_calls ?? 256;
+    const sleep = adaptSystemCall(usleep(), "errno");
+    const slow = Array.from({ length: limit }, () => sleep.async(10_000));
+    // Each fails inside its start, calling back at once: no recursion per queued call.
+    const bad = Array.from({ length: 50_000 }, () =>
+      close.async("not a descriptor").then(
+        () => "resolved",
+        () => "rejected",
+      ),
+    );
+    const good = close.async(-1);
+    await Promise.all(slow);
+    expect(new Set(await Promise.all(bad)).size).toBeGreaterThan(0);
+    await expect(good).resolves.toBe(neg("EBADF"));
+  });
 });

@@ -80,6 +80,13 @@ describe.each(backends)("oneShotTransfers over the %s backend", (_name, make) =>
       expect.objectContaining({ code: "ERR_OUT_OF_RANGE" }),
     );
     expect(readFileSync(path).length).toBe(8);
+    // A string offset: "0" + 2 compares as 2 and 16 + "0" is "160"; refused before any address is made.
+    expect(() => io.pread(fd, whole.subarray(8, 12), "0" as never, 2, 0)).toThrow(
+      expect.objectContaining({
+        code: expect.stringMatching(/^ERR_(OUT_OF_RANGE|INVALID_ARG_TYPE)$/),
+      }),
+    );
+    expect([...whole]).toEqual(new Array(16).fill(0));
     // Inside the view, at its offset: the view's bytes, not its buffer's.
     expect(io.pread(fd, whole.subarray(4, 8), 1, 2, 0)).toBe(2);
     expect([...whole.subarray(0, 8)]).toEqual([0, 0, 0, 0, 0, 65, 66, 0]);

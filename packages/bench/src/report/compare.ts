@@ -69,6 +69,12 @@ const describeParams = (r: BenchmarkResult) =>
     .map(([k, v]) => `, ${k}=${v}`)
     .join("");
 
+/** The results `name` selects: its exact matches if any (`S.a` is not also `T.S.a`), else those it ends. */
+function named(list: readonly BenchmarkResult[], name: string): readonly BenchmarkResult[] {
+  const exact = list.filter((r) => r.benchmark === name);
+  return exact.length > 0 ? exact : list.filter((r) => matchesName(r, name));
+}
+
 const paramKey = (r: BenchmarkResult) =>
   JSON.stringify(Object.entries(r.params ?? {}).sort(([a], [b]) => (a < b ? -1 : 1)));
 
@@ -83,14 +89,8 @@ export function compareResults(
   options: CompareOptions = {},
 ): Comparison {
   const byName = options.baseline === undefined && options.candidate === undefined;
-  const base =
-    options.baseline === undefined
-      ? baseline
-      : baseline.filter((r) => matchesName(r, options.baseline!));
-  const cand =
-    options.candidate === undefined
-      ? candidate
-      : candidate.filter((r) => matchesName(r, options.candidate!));
+  const base = options.baseline === undefined ? baseline : named(baseline, options.baseline);
+  const cand = options.candidate === undefined ? candidate : named(candidate, options.candidate);
   for (const [side, sel, list] of [
     ["baseline", options.baseline, base],
     ["candidate", options.candidate, cand],

@@ -3,8 +3,9 @@ import { errnoOf } from "../errno";
 /**
  * Win32 error codes (winerror.h) by the errno name Node reports for them: libuv's
  * `uv_translate_sys_error` (src/win/error.c), as Node 22's libuv maps them. Differences from that
- * table are listed in the README's Windows section; everything unlisted is `UNKNOWN`, as in libuv, but for
- * ERROR_NO_UNICODE_TRANSLATION (1113), libuv's `ECHARSET`, a name `os.constants.errno` lacks (`UNKNOWN` here).
+ * table are listed in the README's Windows section; everything unlisted is `UNKNOWN`, as in libuv, but for two
+ * codes whose libuv names `os.constants.errno` lacks: ERROR_BROKEN_PIPE (109, `EOF`: the backend reads it as end of
+ * file) and ERROR_NO_UNICODE_TRANSLATION (1113, `ECHARSET`).
  */
 const WIN32_TO_NAME: Readonly<Record<number, string>> = {
   1: "EISDIR", // ERROR_INVALID_FUNCTION: what a read of a directory handle answers
@@ -40,6 +41,7 @@ const WIN32_TO_NAME: Readonly<Record<number, string>> = {
   156: "EIO", // ERROR_SIGNAL_REFUSED
   161: "ENOENT", // ERROR_BAD_PATHNAME
   183: "EEXIST", // ERROR_ALREADY_EXISTS
+  203: "ENOENT", // ERROR_ENVVAR_NOT_FOUND
   205: "EIO", // ERROR_NO_SIGNAL_SENT
   206: "ENAMETOOLONG", // ERROR_FILENAME_EXCED_RANGE
   230: "EPIPE", // ERROR_BAD_PIPE
@@ -64,11 +66,16 @@ const WIN32_TO_NAME: Readonly<Record<number, string>> = {
   1165: "EIO", // ERROR_DEVICE_REQUIRES_CLEANING
   1166: "EIO", // ERROR_DEVICE_DOOR_OPEN
   1225: "ECONNREFUSED", // ERROR_CONNECTION_REFUSED
+  1227: "EADDRINUSE", // ERROR_ADDRESS_ALREADY_ASSOCIATED
+  1231: "ENETUNREACH", // ERROR_NETWORK_UNREACHABLE
+  1232: "EHOSTUNREACH", // ERROR_HOST_UNREACHABLE
+  1236: "ECONNABORTED", // ERROR_CONNECTION_ABORTED
   1314: "EPERM", // ERROR_PRIVILEGE_NOT_HELD
   1393: "EIO", // ERROR_DISK_CORRUPT
   1464: "EINVAL", // ERROR_SYMLINK_NOT_SUPPORTED
   1920: "EACCES", // ERROR_CANT_ACCESS_FILE
   1921: "ELOOP", // ERROR_CANT_RESOLVE_FILENAME
+  2250: "ENOTCONN", // ERROR_NOT_CONNECTED
   4392: "ENOENT", // ERROR_INVALID_REPARSE_DATA
   10004: "ECANCELED", // WSAEINTR
   10009: "EBADF", // WSAEBADF (libuv: UNKNOWN)
@@ -77,12 +84,21 @@ const WIN32_TO_NAME: Readonly<Record<number, string>> = {
   10022: "EINVAL", // WSAEINVAL
   10024: "EMFILE", // WSAEMFILE
   10035: "EAGAIN", // WSAEWOULDBLOCK
+  10037: "EALREADY", // WSAEALREADY
   10038: "ENOTSOCK", // WSAENOTSOCK
+  10040: "EMSGSIZE", // WSAEMSGSIZE
+  10047: "EAFNOSUPPORT", // WSAEAFNOSUPPORT
   10048: "EADDRINUSE", // WSAEADDRINUSE
+  10049: "EADDRNOTAVAIL", // WSAEADDRNOTAVAIL
+  10051: "ENETUNREACH", // WSAENETUNREACH
+  10053: "ECONNABORTED", // WSAECONNABORTED
   10054: "ECONNRESET", // WSAECONNRESET
+  10055: "ENOBUFS", // WSAENOBUFS
   10057: "ENOTCONN", // WSAENOTCONN
   10060: "ETIMEDOUT", // WSAETIMEDOUT
   10061: "ECONNREFUSED", // WSAECONNREFUSED
+  10065: "EHOSTUNREACH", // WSAEHOSTUNREACH
+  11001: "ENOENT", // WSAHOST_NOT_FOUND
 };
 
 /** Win32 codes the backend tests for by name. */

@@ -1,5 +1,6 @@
 import { type AdaptedSystemCall, adaptSystemCall, type NativeFunction } from "../adapter";
 import { addressOf } from "../address";
+import { ADVICE } from "../advice";
 import type { Backend, FileMode, LockRequest } from "../backend";
 import { ComposedBackend } from "../compose-backend";
 import { AddressedBuffer } from "../direct-buffer";
@@ -339,7 +340,6 @@ export function win32Primitives(k: NativeKernel32): Primitives {
 }
 
 /** The advice names `posix_fadvise` knows; Windows takes none, so known advice is accepted and ignored. */
-const ADVICE = new Set(["normal", "sequential", "random", "willneed", "dontneed", "noreuse"]);
 
 /**
  * The native backend on Windows: kernel32 handles for fds, `GetLastError` for errno. No fadvise or
