@@ -1,47 +1,32 @@
-import { execFile } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, describe, expect, it } from "vitest";
 import { parseJmhJson } from "../src/report/jmh-json";
+import { runCli } from "./run-cli";
 
-const cli = fileURLToPath(new URL("../dist/cli.js", import.meta.url));
 const fixtures = fileURLToPath(new URL("./fixtures/suites.mjs", import.meta.url));
 const sumExample = fileURLToPath(new URL("../examples/sum.bench.mjs", import.meta.url));
 const dir = mkdtempSync(join(tmpdir(), "rafkit-bench-cli-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-/** Runs the real CLI in a child process; stderr is not a TTY there, so no progress is drawn. */
-function run(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    execFile(
-      process.execPath,
-      [cli, ...args],
-      { env: { ...process.env, NO_COLOR: "1" } },
-      (error, stdout, stderr) => {
-        resolve({ code: error ? Number(error.code ?? 1) : 0, stdout, stderr });
-      },
-    );
-  });
-}
-
 const tiny = ["-f", "1", "-wi", "1", "-i", "3", "-w", "2ms", "-r", "2ms"];
 
 describe("rafkit-bench CLI", () => {
   it("--list shows the built-in suites with their params", async () => {
-    const { code, stdout } = await run("--list");
+    const { code, stdout } = await runCli("--list");
     expect(code).toBe(0);
     expect(stdout).toMatch(/^Benchmarks:/);
     expect(stdout).toContain("Harness.empty");
-    const example = await run("--list", "--suite", sumExample);
+    const example = await runCli("--list", "--suite", sumExample);
     expect(example.stdout).toMatch(/Sum\.forLoop .*size: 100, 10000/);
   });
 
   it("runs a filtered built-in benchmark and writes JMH JSON and an SVG chart", async () => {
     const json = join(dir, "run.json");
     const svg = join(dir, "run.svg");
-    const { code, stdout, stderr } = await run(
+    const { code, stdout, stderr } = await runCli(
       "^Harness\\.",
       ...tiny,
       "--json",
@@ -59,14 +44,14 @@ describe("rafkit-bench CLI", () => {
   });
 
   it("fails clearly when a benchmark throws", async () => {
-    const { code, stderr } = await run("--suite", fixtures, "Throwing", ...tiny);
+    const { code, stderr } = await runCli("--suite", fixtures, "Throwing", ...tiny);
     expect(code).toBe(1);
     expect(stderr).toContain("Throwing.boom failed: boom from the benchmark");
     expect(stderr).toContain("1 of 1 benchmarks failed");
   });
 
   it("fails clearly when nothing matches the filter", async () => {
-    const { code, stderr } = await run("NoSuchSuite");
+    const { code, stderr } = await runCli("NoSuchSuite");
     expect(code).toBe(1);
     expect(stderr).toMatch(
       /no benchmark matches \/NoSuchSuite\/ \(suites: .*Harness.*\) \(ERR_BENCH_NO_MATCH\)/,
@@ -74,7 +59,7 @@ describe("rafkit-bench CLI", () => {
   });
 
   it("fails clearly for a suite module that does not exist", async () => {
-    const { code, stderr } = await run("--suite", join(dir, "missing.mjs"));
+    const { code, stderr } = await runCli("--suite", join(dir, "missing.mjs"));
     expect(code).toBe(1);
     expect(stderr).toContain("cannot load suite module");
     expect(stderr).toContain("ERR_BENCH_BAD_SUITE");
@@ -90,7 +75,7 @@ describe("rafkit-bench CLI", () => {
     [["-r", "fast"], /bad iteration length "fast"/],
     [["--mode", "fastest"], /argument 'fastest' is invalid/],
   ])("rejects bad input %j", async (args, message) => {
-    const { code, stderr } = await run("--list", "--suite", sumExample, ...args);
+    const { code, stderr } = await runCli("--list", "--suite", sumExample, ...args);
     expect(code).toBe(1);
     expect(stderr).toMatch(message);
   });
@@ -98,16 +83,16 @@ describe("rafkit-bench CLI", () => {
   it("compares two result files and two benchmarks of one file", async () => {
     const a = join(dir, "a.json");
     const b = join(dir, "b.json");
-    expect((await run("^Harness\\.", ...tiny, "--json", a)).code).toBe(0);
-    expect((await run("^Harness\\.", ...tiny, "--json", b)).code).toBe(0);
-    const files = await run("compare", a, b, "--chart", join(dir, "cmp.svg"));
+    expect((await runCli("^Harness\\.", ...tiny, "--json", a)).code).toBe(0);
+    expect((await runCli("^Harness\\.", ...tiny, "--json", b)).code).toBe(0);
+    const files = await runCli("compare", a, b, "--chart", join(dir, "cmp.svg"));
     expect(files.code).toBe(0);
     expect(files.stdout).toMatch(/Harness\.empty\s+avgt\s+.*ns\/op\s+[\d.]+x/);
     expect(readFileSync(join(dir, "cmp.svg"), "utf8")).toContain(`baseline: ${a}`);
-    const pair = await run("compare", `${a}#empty`, `${a}#constant`);
+    const pair = await runCli("compare", `${a}#empty`, `${a}#constant`);
     expect(pair.code).toBe(0);
     expect(pair.stdout).toContain("Harness.empty vs constant");
-    const missing = await run("compare", a, join(dir, "nope.json"));
+    const missing = await runCli("compare", a, join(dir, "nope.json"));
     expect(missing.code).toBe(1);
     expect(missing.stderr).toContain("cannot read");
   });
@@ -127,7 +112,7 @@ export default defineSuite({
 });
 `,
     );
-    const { code, stdout, stderr } = await run("--suite", suite, ...tiny);
+    const { code, stdout, stderr } = await runCli("--suite", suite, ...tiny);
     expect(code).toBe(0);
     expect(stderr).toContain("skipped Skip.missing: nothing here");
     expect(stdout).toMatch(/Skip\.present\s+avgt\s+3/);

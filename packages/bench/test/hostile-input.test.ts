@@ -1,8 +1,6 @@
-import { execFile } from "node:child_process";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
 import { afterAll, describe, expect, it } from "vitest";
 import { describeIteration, resolveOptions } from "../src/options";
 import { compareResults, formatComparison } from "../src/report/compare";
@@ -13,24 +11,12 @@ import { planBenchmarks, runBenchmarks } from "../src/run";
 import { fitBatch } from "../src/runner";
 import { defineSuite } from "../src/suite";
 import { higherIsBetter, unitFactor } from "../src/units";
+import { runCli } from "./run-cli";
 
 // Inputs an adversarial review found mishandled: each test fails on the code before its fix.
 
-const cli = fileURLToPath(new URL("../dist/cli.js", import.meta.url));
 const dir = mkdtempSync(join(tmpdir(), "rafkit-bench-hostile-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
-
-function run(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    execFile(
-      process.execPath,
-      [cli, ...args],
-      { env: { ...process.env, NO_COLOR: "1" } },
-      (error, stdout, stderr) =>
-        resolve({ code: error ? Number(error.code ?? 1) : 0, stdout, stderr }),
-    );
-  });
-}
 
 const options = (over: Parameters<typeof resolveOptions>[1] = {}) =>
   resolveOptions({ forks: 1, measurement: { iterations: 3, time: 100 } }, over);
@@ -275,7 +261,7 @@ describe("the CLI", () => {
   it("a report file that cannot be written is a clear error, after the other reports", async () => {
     const notDir = join(dir, "file.json");
     writeFileSync(notDir, "");
-    const r = await run(
+    const r = await runCli(
       "Harness.empty",
       ...["-f", "0", "-wi", "0", "-i", "1", "-r", "1000ops"],
       ...["--json", join(notDir, "x.json"), "--chart", join(dir, "ok.svg")],
@@ -290,7 +276,7 @@ describe("the CLI", () => {
   it("compare reads a file whose name holds a #", async () => {
     const file = join(dir, "run#1.json");
     writeFileSync(file, toJmhJson([result("S.a", [1, 1, 1])]));
-    const r = await run("compare", file, file);
+    const r = await runCli("compare", file, file);
     expect(r.stderr).toBe("");
     expect(r.code).toBe(0);
     expect(r.stdout).toContain("S.a");
