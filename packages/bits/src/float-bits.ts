@@ -34,7 +34,9 @@ export function floatToRawIntBits(x: number): number {
 
 /**
  * Java's `Float.intBitsToFloat`: the float whose bits are the low 32 bits of `bits`
- * (signed or unsigned input both work).
+ * (signed or unsigned input both work). A signalling NaN comes back quiet (`0x7fbfffff` reads back through
+ * {@link floatToRawIntBits} as `0x7fffffff`): a float widens to a JavaScript double, which sets the quiet bit,
+ * where HotSpot keeps the bits.
  *
  * @example
  * ```ts
