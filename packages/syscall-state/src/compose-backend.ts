@@ -29,9 +29,16 @@ function isCount(value: number): boolean {
   return Number.isSafeInteger(value) && value >= 0;
 }
 
+/** A `Uint8Array` made in another realm (a `vm` context, an iframe), which `node:fs` takes too: told by its tag. */
+function isUint8ArrayOfAnotherRealm(buffer: unknown): boolean {
+  return (
+    ArrayBuffer.isView(buffer) && Object.prototype.toString.call(buffer) === "[object Uint8Array]"
+  );
+}
+
 /** Throws before any system call when a transfer would step outside `buffer` (native code would not check). */
 function checkTransfer(buffer: Uint8Array, offset: number, length: number, position: number): void {
-  if (!(buffer instanceof Uint8Array)) {
+  if (!(buffer instanceof Uint8Array) && !isUint8ArrayOfAnotherRealm(buffer)) {
     throw nodeError(TypeError, "ERR_INVALID_ARG_TYPE", "buffer must be a Uint8Array (or Buffer)");
   }
   // Its real size: native code must not trust a `length` it may shadow.

@@ -8,6 +8,7 @@ import {
   writeFileSync,
 } from "node:fs";
 import { join } from "node:path";
+import { runInNewContext } from "node:vm";
 import { describe, expect, test } from "vitest";
 import type { Backend } from "../src/backend";
 import { isNativeAvailable, nativeBackend } from "../src/native-backend";
@@ -286,6 +287,28 @@ describe.each(backends)("contract: %s backend", (name, make) => {
 describe.each(backends)("contract, hostile arguments: %s backend", (name, make) => {
   const skip = name.startsWith("native") && !isNativeAvailable();
   const b = (): Backend => make();
+
+  test.skipIf(skip)(
+    "a Uint8Array of another realm (a vm context) is read into and written from, as node:fs takes it",
+    async () => {
+      const foreign = runInNewContext("new Uint8Array([1, 2, 3, 4, 5, 6, 7, 8])") as Uint8Array;
+      expect(foreign instanceof Uint8Array).toBe(false);
+      const fd = b().open(fresh("realm"), "rw");
+      expect(b().pwrite(fd, foreign, 0, 8, 0)).toBe(8);
+      expect(await b().pwriteAsync(fd, foreign, 2, 4, 8)).toBe(4);
+      const back = runInNewContext("new Uint8Array(12)") as Uint8Array;
+      expect(b().pread(fd, back, 0, 12, 0)).toBe(12);
+      expect([...back]).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 3, 4, 5, 6]);
+      const part = runInNewContext("new Uint8Array(4)") as Uint8Array;
+      expect(await b().preadAsync(fd, part, 1, 2, 1)).toBe(2);
+      expect([...part]).toEqual([0, 2, 3, 0]);
+      // Still not anything else.
+      expect(() => b().pread(fd, runInNewContext("new Int8Array(4)") as never, 0, 4, 0)).toThrow(
+        expect.objectContaining({ code: "ERR_INVALID_ARG_TYPE" }),
+      );
+      b().close(fd);
+    },
+  );
 
   test.skipIf(skip)("a buffer is checked by its real size, whatever its length says", async () => {
     const fd = b().open(fresh("lying"), "rw");
