@@ -142,6 +142,17 @@ describe("compare pairs only what it can tell apart", () => {
     expect(across.rows[0]!.label).toBe("Sum.reduce vs Product.forLoop");
   });
 
+  it("a selector on one side names the same benchmark on the other", () => {
+    const before = [result("Sum.reduce", [10, 10, 10]), result("Sum.forLoop", [5, 5, 5])];
+    const after = [result("Sum.reduce", [20, 20, 20]), result("Sum.forLoop", [1, 1, 1])];
+    for (const c of [
+      compareResults(before, after, { baseline: "reduce" }),
+      compareResults(before, after, { candidate: "Sum.reduce" }),
+    ]) {
+      expect(c.rows.map((r) => [r.label, r.ratio])).toEqual([["Sum.reduce", 2]]);
+    }
+  });
+
   it("two results of one benchmark, mode and params on a side are refused", () => {
     const twice = [result("S.a", [1, 1, 1]), result("S.a", [2, 2, 2])];
     expect(() => compareResults(twice, [result("S.a", [1, 1, 1])])).toThrow(

@@ -50,9 +50,12 @@ export interface Comparison {
 
 /** Options of `compareResults`. */
 export interface CompareOptions {
-  /** Only this baseline benchmark (full name, or the part after the last dot); pairs by params then. */
+  /**
+   * Only this baseline benchmark (full name, or the part after the last dot); pairs by params then. Alone, it names
+   * the candidate's benchmark too.
+   */
   baseline?: string;
-  /** Only this candidate benchmark; pairs by params then. */
+  /** Only this candidate benchmark; pairs by params then. Alone, it names the baseline's too. */
   candidate?: string;
   /** Names for the legend and header. */
   baselineName?: string;
@@ -89,11 +92,14 @@ export function compareResults(
   options: CompareOptions = {},
 ): Comparison {
   const byName = options.baseline === undefined && options.candidate === undefined;
-  const base = options.baseline === undefined ? baseline : named(baseline, options.baseline);
-  const cand = options.candidate === undefined ? candidate : named(candidate, options.candidate);
+  // One side named: the same benchmark on the other side (`a.json#Sum.reduce` against `b.json`).
+  const baseSel = options.baseline ?? options.candidate;
+  const candSel = options.candidate ?? options.baseline;
+  const base = baseSel === undefined ? baseline : named(baseline, baseSel);
+  const cand = candSel === undefined ? candidate : named(candidate, candSel);
   for (const [side, sel, list] of [
-    ["baseline", options.baseline, base],
-    ["candidate", options.candidate, cand],
+    ["baseline", baseSel, base],
+    ["candidate", candSel, cand],
   ] as const) {
     if (sel !== undefined && list.length === 0) {
       throw new BenchError(
@@ -103,8 +109,8 @@ export function compareResults(
     }
   }
   for (const [side, sel, list] of [
-    ["baseline", options.baseline, base],
-    ["candidate", options.candidate, cand],
+    ["baseline", baseSel, base],
+    ["candidate", candSel, cand],
   ] as const) {
     const names = [...new Set(list.map((r) => r.benchmark))];
     if (sel !== undefined && names.length > 1) {
