@@ -5,6 +5,35 @@ import { eq, pendingOn, throwsCode } from "./check";
 const dir = `async-cases-${Date.now()}`;
 
 export const asyncCases: Record<string, () => unknown> = {
+  "a lock with a bad signal is refused and leaves nothing held: the next lock is granted":
+    async () => {
+      const f = await AsyncRandomAccessFile.open(`${dir}/bad-signal.bin`, "rw");
+      let refused = false;
+      try {
+        await f.lock({ signal: {} as AbortSignal });
+      } catch {
+        refused = true;
+      }
+      eq(refused, true, "a signal that is no AbortSignal is refused");
+      const lock = await f.tryLock();
+      eq(lock instanceof AsyncFileLock, true, "the range of the refused lock was not kept");
+      await f.close();
+    },
+  "a File whose file changed since it was picked reads as EIO, a typed error": async () => {
+    const path = `${dir}/stale.bin`;
+    const w = await AsyncRandomAccessFile.open(path, "rw");
+    await w.writeInt(1);
+    await w.close();
+    const root = await navigator.storage.getDirectory();
+    const handle = await (await root.getDirectoryHandle(dir)).getFileHandle("stale.bin");
+    const picked = await handle.getFile();
+    const again = await AsyncRandomAccessFile.open(path, "rw");
+    await again.writeInt(2); // the file changes under the File
+    await again.close();
+    const f = await AsyncRandomAccessFile.open(picked, "r");
+    await throwsCode(() => f.readInt(), "EIO");
+    await f.close();
+  },
   "primitives, UTF, bulk arrays round-trip over OPFS, with Java's bytes": async () => {
     const f = await AsyncRandomAccessFile.open(`${dir}/a.bin`, "rw");
     await f.writeInt(-123456789);

@@ -69,8 +69,9 @@ export class HeldWebLocks<L extends FileLock | AsyncFileLock> {
   ): Promise<L | null> {
     if (this.#closing || this.#file.closed) throw new ClosedError();
     this.#checkOverlap(range);
-    this.#ranges.add(range);
+    // Before the range is taken: a bad signal throws here, and must leave nothing held.
     const cancel = wait ? this.#cancellable(signal) : undefined;
+    this.#ranges.add(range);
     let free: FreeWebLock | null = null;
     try {
       free = await requestWebLock(this.#file.path, range.shared, wait, cancel?.controller.signal);

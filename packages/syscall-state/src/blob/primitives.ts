@@ -45,11 +45,15 @@ export function blobPrimitives(errno: Readonly<Record<string, number>>): Primiti
       const blob = open.get(fd);
       if (blob === undefined) return e("EBADF");
       if (readSync === undefined) return e("ENOSYS");
-      return copy(
-        buffer,
-        offset,
-        new readSync().readAsArrayBuffer(blob.slice(position, position + length)),
-      );
+      try {
+        return copy(
+          buffer,
+          offset,
+          new readSync().readAsArrayBuffer(blob.slice(position, position + length)),
+        );
+      } catch {
+        return e("EIO"); // NotReadableError: a File whose file changed or went since it was picked
+      }
     },
     pwrite: () => e("EBADF"),
     size: (fd) => open.get(fd)?.size ?? e("EBADF"),
@@ -63,7 +67,10 @@ export function blobPrimitives(errno: Readonly<Record<string, number>>): Primiti
     async openAsync(path: string, mode: FileMode) {
       const blob = waiting.get(path);
       if (blob === undefined) return e("ENOENT");
-      if (mode !== "r") return e("EACCES");
+      if (mode !== "r") {
+        waiting.delete(path); // refused: nothing keeps the Blob
+        return e("EACCES");
+      }
       waiting.delete(path);
       const fd = next++;
       open.set(fd, blob);
@@ -73,7 +80,13 @@ export function blobPrimitives(errno: Readonly<Record<string, number>>): Primiti
     async preadAsync(fd, buffer, offset, length, position) {
       const blob = open.get(fd);
       if (blob === undefined) return e("EBADF");
-      return copy(buffer, offset, await blob.slice(position, position + length).arrayBuffer());
+      let bytes: ArrayBuffer;
+      try {
+        bytes = await blob.slice(position, position + length).arrayBuffer();
+      } catch {
+        return e("EIO"); // as the sync read
+      }
+      return copy(buffer, offset, bytes);
     },
     pwriteAsync: async (fd) => p.pwrite(fd, new Uint8Array(0), 0, 0, 0),
     sizeAsync: async (fd) => p.size(fd),

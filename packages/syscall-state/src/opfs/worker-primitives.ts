@@ -9,6 +9,8 @@ type Answer = { id: number; result: number; bytes?: Uint8Array };
 interface PageWorker {
   postMessage(message: unknown, transfer?: ArrayBuffer[]): void;
   onmessage: ((event: { data: Answer }) => void) | null;
+  onerror: ((event: unknown) => void) | null;
+  onmessageerror: ((event: unknown) => void) | null;
 }
 type WorkerConstructor = new (url: string, options: { name: string }) => PageWorker;
 
@@ -24,26 +26,52 @@ export function opfsWorkerPrimitives(errno: Readonly<Record<string, number>>): P
   let nextId = 1;
   const pending = new Map<number, (answer: Answer) => void>();
   const open = new Set<number>();
-  const start = (): PageWorker => {
+  /** Every waiting call answers `result`: the worker failed, and will not. */
+  const failPending = (result: number) => {
+    const waiting = [...pending.entries()];
+    pending.clear();
+    for (const [id, done] of waiting) done({ id, result });
+  };
+  /** The worker, started on first use; undefined where none can be (no `Worker`: a shared or service worker). */
+  const start = (): PageWorker | undefined => {
     if (worker !== undefined) return worker;
+    const WorkerClass = (globalThis as unknown as { Worker?: WorkerConstructor }).Worker;
+    if (typeof WorkerClass !== "function") return undefined;
     const url = URL.createObjectURL(
       new Blob([opfsWorkerSource(errno)], { type: "text/javascript" }),
     );
-    const WorkerClass = (globalThis as unknown as { Worker: WorkerConstructor }).Worker;
-    worker = new WorkerClass(url, { name: "rafkit-opfs" });
+    const started = new WorkerClass(url, { name: "rafkit-opfs" });
+    worker = started;
     URL.revokeObjectURL(url);
-    worker.onmessage = ({ data }) => {
+    let answered = false;
+    started.onmessage = ({ data }) => {
+      answered = true;
       const done = pending.get(data.id);
       pending.delete(data.id);
       done?.(data);
     };
+    // A worker that cannot start (a Content-Security-Policy without blob: workers) or that fails while a call
+    // waits: the waiting calls fail with EIO rather than wait forever. One that never answered is dropped, so
+    // the next call starts another.
+    const failed = () => {
+      if (!answered && worker === started) worker = undefined;
+      failPending(-errno["EIO"]!);
+    };
+    started.onerror = failed;
+    started.onmessageerror = failed;
     return worker;
   };
   const ask = (request: Omit<OpfsRequest, "id">, transfer: ArrayBuffer[] = []): Promise<Answer> =>
     new Promise((resolve) => {
       const id = nextId++;
+      const to = start();
+      // OPFS from a shared or service worker: no dedicated worker to own the handles.
+      if (to === undefined) {
+        resolve({ id, result: -errno["ENOSYS"]! });
+        return;
+      }
       pending.set(id, resolve);
-      start().postMessage({ ...request, id }, transfer);
+      to.postMessage({ ...request, id }, transfer);
     });
   const result = async (request: Omit<OpfsRequest, "id">) => (await ask(request)).result;
   const enosys = -errno["ENOSYS"]!;
@@ -55,7 +83,7 @@ export function opfsWorkerPrimitives(errno: Readonly<Record<string, number>>): P
     },
     close(fd) {
       if (!open.delete(fd)) return -errno["EBADF"]!;
-      start().postMessage({ id: 0, op: "close", fd });
+      start()?.postMessage({ id: 0, op: "close", fd });
       return 0;
     },
     pread: () => enosys,
