@@ -1,5 +1,6 @@
 // The calls the differential test makes at random, as fast-check arbitraries.
 import fc from "fast-check";
+import { ADVICE } from "../../src/advice";
 import type { Advice, FileMode } from "../../src/backend";
 
 const MAX = Number.MAX_SAFE_INTEGER;
@@ -86,13 +87,9 @@ const truncateLength = fc.oneof(
   { weight: 1, arbitrary: fc.constantFrom(2 ** 32 + 1, 2 ** 40, 2 ** 44, MAX, -1, 1.5) },
 );
 const advice = fc.constantFrom<Advice>(
-  "normal",
-  "sequential",
-  "random",
-  "willneed",
-  "dontneed",
-  "noreuse",
+  ...(ADVICE as ReadonlySet<Advice>),
   "bogus" as Advice,
+  "toString" as Advice,
 );
 
 /** Any one call. */
