@@ -1,7 +1,9 @@
 // @rafkit/syscall-state: the Backend contract on both backends (native/koffi and node:fs), over real files, and the
 // errno-capturing adapter over real koffi-bound libc calls.
 import assert from "node:assert/strict";
+import { execFileSync } from "node:child_process";
 import * as fs from "node:fs";
+import * as path from "node:path";
 import {
   adaptSystemCall,
   adaptSystemCallExplicit,
@@ -24,6 +26,9 @@ const enc = (s) => new TextEncoder().encode(s);
 const dec = (b) => new TextDecoder().decode(b);
 const ENOENT = -errnoOf("ENOENT");
 const EBADF = -errnoOf("EBADF");
+const EISDIR = -errnoOf("EISDIR");
+const ESPIPE = -errnoOf("ESPIPE");
+const EFBIG = -errnoOf("EFBIG");
 
 note("native backend", isNativeAvailable() ? "loads (koffi)" : "does not load: node backend only");
 
@@ -131,6 +136,60 @@ for (const kind of ["native", "node"]) {
       assert.equal(b().size(fd), EBADF);
       assert.equal(b().sync(fd), EBADF);
       assert.equal(b().close(-1), EBADF);
+    },
+  );
+
+  test(
+    `syscall-state/${kind}: a directory opens "r", and then size and pread are -EISDIR; "rw" is -EISDIR`,
+    T,
+    () => {
+      const dir = path.dirname(tempPath());
+      assert.equal(b().open(dir, "rw"), EISDIR);
+      const fd = b().open(dir, "r");
+      assert.ok(fd >= 0, `open(dir, "r") = ${fd}`);
+      try {
+        assert.equal(b().size(fd), EISDIR);
+        assert.equal(b().pread(fd, new Uint8Array(4), 0, 4, 0), EISDIR);
+      } finally {
+        assert.equal(b().close(fd), 0);
+      }
+    },
+  );
+
+  test(
+    `syscall-state/${kind}: a FIFO has size 0; positional reads and writes on it are -ESPIPE`,
+    T,
+    () => {
+      const fifo = tempPath("fifo");
+      execFileSync("mkfifo", [fifo]);
+      // "rw" opens a FIFO without waiting for a peer (Linux); the positional calls fail before any data moves.
+      const fd = b().open(fifo, "rw");
+      assert.ok(fd >= 0, `open(fifo, "rw") = ${fd}`);
+      try {
+        assert.equal(b().size(fd), 0);
+        assert.equal(b().pread(fd, new Uint8Array(1), 0, 1, 0), ESPIPE);
+        assert.equal(b().pwrite(fd, new Uint8Array(1), 0, 1, 0), ESPIPE);
+      } finally {
+        assert.equal(b().close(fd), 0);
+      }
+    },
+  );
+
+  test(
+    `syscall-state/${kind}: a write past the file system's largest file is -EFBIG, nothing thrown`,
+    T,
+    () => {
+      const p = tempPath();
+      const fd = b().open(p, "rw");
+      try {
+        // ext4 stops at 16 TiB; tmpfs and XFS take 1 PiB sparse files, so there the byte is written.
+        const r = b().pwrite(fd, new Uint8Array(1), 0, 1, 2 ** 50);
+        if (r === 1)
+          note(`${kind} write at 1 PiB`, "the temporary directory's file system takes it");
+        else assert.equal(r, EFBIG);
+      } finally {
+        assert.equal(b().close(fd), 0);
+      }
     },
   );
 
