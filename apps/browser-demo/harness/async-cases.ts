@@ -19,6 +19,25 @@ export const asyncCases: Record<string, () => unknown> = {
       eq(lock instanceof AsyncFileLock, true, "the range of the refused lock was not kept");
       await f.close();
     },
+  "lock()/tryLock() called just before close(): granted when free (the close releases them), else ERR_RAF_CLOSED, as on Node":
+    async () => {
+      const path = `${dir}/before-close.bin`;
+      const f = await AsyncRandomAccessFile.open(path, "rw");
+      const tried = f.tryLock({ shared: true, position: 0, size: 8 });
+      const locked = f.lock({ shared: true, position: 8, size: 8 });
+      await f.close();
+      const a = await tried;
+      const b = await locked;
+      eq([a?.isValid(), b.isValid()], [false, false], "both granted, then released by the close");
+      const other = await AsyncRandomAccessFile.open(path, "rw");
+      const held = await other.tryLock();
+      eq(held instanceof AsyncFileLock, true, "nothing of the closed instance is still held");
+      const g = await AsyncRandomAccessFile.open(path, "rw");
+      const refused = g.lock().catch((e: { code?: string }) => e.code);
+      await g.close();
+      eq(await refused, "ERR_RAF_CLOSED", "a lock that would wait is cancelled");
+      await other.close();
+    },
   "a File whose file changed since it was picked reads as EIO, a typed error": async () => {
     const path = `${dir}/stale.bin`;
     const w = await AsyncRandomAccessFile.open(path, "rw");

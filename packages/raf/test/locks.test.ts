@@ -224,6 +224,21 @@ describe.skipIf(!native || process.platform !== "linux")(
       await a.close();
     });
 
+    test("a lock() whose turn comes after close() was called is granted when free, and the close releases it", async () => {
+      const p = lockFile();
+      const a = await AsyncRandomAccessFile.open(p, "rw", { backend: "native" });
+      const first = a.length(); // ahead in the queue: the lock's turn comes after close() is called
+      const queued = a.lock();
+      await a.close();
+      await first;
+      const lock = await queued;
+      expect(lock.isValid()).toBe(false);
+      const c = await AsyncRandomAccessFile.open(p, "rw", { backend: "native" });
+      const mine = await c.tryLock();
+      expect(mine?.isValid()).toBe(true);
+      await c.close();
+    });
+
     test.skipIf(!existsSync(dist))(
       "with UV_THREADPOOL_SIZE=1: a release that must flush is not starved, and process.exit() does not hang",
       () => {

@@ -69,7 +69,9 @@ export interface FileApi<R extends Flavor> {
    * - async: the event loop stays free. The wait polls the non-blocking lock on timers (1 ms backing off
    *   to 50 ms), so it is not fair and may notice a release up to 50 ms late. It waits for a conflicting
    *   lock of another instance in this thread too (that holder can still run). Operations called after it
-   *   run once it is granted; {@link close} cancels it (it then rejects with `ClosedError`).
+   *   run once it is granted; {@link close} cancels it while it waits for another holder (it then rejects
+   *   with `ClosedError`). One whose turn comes after `close()` was called is granted if free (the close
+   *   then releases it), else cancelled.
    */
   lock(options?: LockOptions): Result<R, LockOf<R>>;
   /**

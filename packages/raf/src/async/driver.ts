@@ -1,5 +1,5 @@
 import type { ByteOrder, NumericArray } from "@rafkit/bits";
-import type { Backend, LockRequest } from "@rafkit/syscall-state";
+import { type Backend, errnoOf, type LockRequest } from "@rafkit/syscall-state";
 import { ClosedError } from "../errors";
 import {
   at,
@@ -14,6 +14,8 @@ import { rangeLength, toPosition } from "../position";
 import type { Primitive } from "../primitives";
 import { complete } from "../window/complete";
 import type { Window } from "../window/window";
+
+const EAGAIN = errnoOf("EAGAIN");
 
 /** The one settled promise every buffered write resolves with: the fast path allocates nothing. */
 export const DONE: Promise<void> = Promise.resolve();
@@ -148,8 +150,13 @@ export class AsyncDriver {
   async #lockCall(fd: number, request: LockRequest): Promise<number> {
     const b = this.backend;
     if (!request.wait) return b.lockAsync(fd, request);
-    // A close() already called would queue behind this wait forever: give up now, as if it had run.
-    if (this.#closing) throw new ClosedError();
+    // A close() already called would queue behind a wait forever: the lock is taken only if it is free now
+    // (the close then releases it), else cancelled, as if the close had run.
+    if (this.#closing) {
+      const r = await b.lockAsync(fd, { ...request, wait: false });
+      if (r === -EAGAIN) throw new ClosedError();
+      return r;
+    }
     const cancel = new AbortController();
     this.#waiting = cancel;
     try {

@@ -67,14 +67,20 @@ export class HeldWebLocks<L extends FileLock | AsyncFileLock> {
     signal: AbortSignal | undefined,
     make: (range: LockRange, owner: HeldLocks) => L,
   ): Promise<L | null> {
-    if (this.#closing || this.#file.closed) throw new ClosedError();
+    if (this.#file.closed) throw new ClosedError();
     this.#checkOverlap(range);
+    // A close() called before this turn (the async class's, queued behind it) would wait behind a waiting
+    // request: the lock is taken only if it is free now (the close then releases it), as on Node.
+    const cancelledIfBusy = wait && this.#closing;
+    const waits = wait && !cancelledIfBusy;
     // Before the range is taken: a bad signal throws here, and must leave nothing held.
     const cancel = wait ? this.#cancellable(signal) : undefined;
     this.#ranges.add(range);
     let free: FreeWebLock | null = null;
     try {
-      free = await requestWebLock(this.#file.path, range.shared, wait, cancel?.controller.signal);
+      // The caller's signal, already aborted, still wins over a lock taken at once.
+      cancel?.controller.signal.throwIfAborted();
+      free = await requestWebLock(this.#file.path, range.shared, waits, cancel?.controller.signal);
     } catch (error) {
       // Aborted: by close (a ClosedError) or by the caller's signal (its reason).
       const aborted = cancel?.controller.signal;
@@ -83,9 +89,12 @@ export class HeldWebLocks<L extends FileLock | AsyncFileLock> {
       cancel?.done();
       if (free === null) this.#ranges.delete(range);
     }
-    if (free === null) return null;
-    // Close called while the grant was on its way: it goes at once, as the close would have released it.
-    if (this.#closing || this.#file.closed) {
+    if (free === null) {
+      if (cancelledIfBusy) throw new ClosedError();
+      return null;
+    }
+    // Closed while the grant was on its way: it goes at once, as the close would have released it.
+    if (this.#file.closed) {
       this.#ranges.delete(range);
       void free();
       throw new ClosedError();
