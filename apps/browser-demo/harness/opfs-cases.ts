@@ -35,6 +35,21 @@ export const opfsCases: Record<string, () => unknown> = {
     eq(opfsBackend().pwrite(fd, new Uint8Array(1), 0, 1, 0), -9, "pwrite on an r descriptor");
     opfsBackend().close(fd);
   },
+  "a lock released or closed in this worker is free here at once: the next tryLockAsync gets it":
+    async () => {
+      const path = `${dir}/released.bin`;
+      const a = await RandomAccessFile.open(path, "rw");
+      const b = await RandomAccessFile.open(path, "rw");
+      const held = await a.tryLockAsync();
+      eq(await b.tryLockAsync(), null, "held by a");
+      held?.release();
+      const mine = await b.tryLockAsync();
+      eq(mine?.isValid(), true, "right after a's release()");
+      b.close();
+      const again = await a.tryLockAsync();
+      eq(again?.isValid(), true, "right after b's close()");
+      a.close();
+    },
   "a directory is EISDIR; a file used as a directory ENOTDIR": async () => {
     await throwsCode(() => RandomAccessFile.open(`${dir}/a/b`, "r"), "EISDIR");
     await throwsCode(() => RandomAccessFile.open(`${dir}/a/b/c.bin/d`, "rw"), "ENOTDIR");

@@ -83,7 +83,8 @@ export class RandomAccessFile extends NodeRandomAccessFile {
    * covers the **whole file** whatever `position`/`size` say: a second lock of this instance is refused too
    * unless both are shared. Flushes first, as `lock()` does. The lock is Node's `FileLock`: `release()`
    * (synchronous: flushes, then lets the Web Lock go) or {@link close} releases it; other contexts can take
-   * it once this worker's current task yields, as `navigator.locks` releases on a later turn.
+   * it once this worker's current task yields, as `navigator.locks` releases on a later turn; a request in
+   * this worker made after the release waits for it, so it is granted here as on Node.
    */
   lockAsync(options: WebLockOptions = {}): Promise<FileLock> {
     return this.#take(options, true) as Promise<FileLock>;

@@ -50,6 +50,12 @@ export function requestWebLock(
   signal?: AbortSignal,
 ): Promise<FreeWebLock | null> {
   const locks = lockManager();
+  const name = webLockName(path);
+  // A release this context started is not yet seen by navigator.locks: a request after it waits for it,
+  // so a lock let go in this context is free here at once, as on Node.
+  const releasing = releases.get(name);
+  if (releasing !== undefined)
+    return releasing.then(() => requestWebLock(path, shared, wait, signal));
   return new Promise((resolve, reject) => {
     const options = {
       mode: shared ? ("shared" as const) : ("exclusive" as const),
@@ -57,16 +63,32 @@ export function requestWebLock(
       ...(wait ? (signal === undefined ? {} : { signal }) : { ifAvailable: true }),
     };
     let free: () => void = () => {};
-    const settled = locks.request(webLockName(path), options, (lock) => {
+    const settled = locks.request(name, options, (lock) => {
       if (lock === null) return resolve(null);
       // Held until this promise settles.
       const held = new Promise<void>((f) => (free = f));
       resolve(() => {
         free();
-        return settled.then(() => undefined);
+        const gone = settled.then(() => undefined);
+        track(name, gone);
+        return gone;
       });
       return held;
     });
     settled.catch(reject);
+  });
+}
+
+/** The releases this context has started and `navigator.locks` not yet finished, by lock name. */
+const releases = new Map<string, Promise<void>>();
+
+function track(name: string, gone: Promise<void>): void {
+  const all = Promise.all([releases.get(name), gone]).then(
+    () => undefined,
+    () => undefined,
+  );
+  releases.set(name, all);
+  void all.then(() => {
+    if (releases.get(name) === all) releases.delete(name);
   });
 }
