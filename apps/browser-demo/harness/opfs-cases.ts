@@ -54,6 +54,20 @@ export const opfsCases: Record<string, () => unknown> = {
     await throwsCode(() => RandomAccessFile.open(`${dir}/a/b`, "r"), "EISDIR");
     await throwsCode(() => RandomAccessFile.open(`${dir}/a/b/c.bin/d`, "rw"), "ENOTDIR");
   },
+  'paths as on Linux: "" is ENOENT; a trailing slash names a directory (EISDIR, ENOTDIR), never a file':
+    async () => {
+      await throwsCode(() => RandomAccessFile.open("", "rw"), "ENOENT");
+      await throwsCode(() => RandomAccessFile.open(`${dir}/a/b/c.bin/`, "r"), "ENOTDIR");
+      await throwsCode(() => RandomAccessFile.open(`${dir}/a/b/c.bin/.`, "rw"), "ENOTDIR");
+      await throwsCode(() => RandomAccessFile.open(`${dir}/a/b/`, "rw"), "EISDIR");
+      await throwsCode(() => RandomAccessFile.open(`${dir}/a/new/`, "rw"), "EISDIR");
+      await throwsCode(() => RandomAccessFile.open(`${dir}/a/new/`, "r"), "ENOENT");
+      const names: string[] = [];
+      const a = await (await (await root()).getDirectoryHandle(dir)).getDirectoryHandle("a");
+      for await (const name of (a as unknown as { keys(): AsyncIterable<string> }).keys())
+        names.push(name);
+      eq(names, ["b"], "nothing made for a path that names a directory");
+    },
   "another context's exclusive handle (NoModificationAllowedError) is EBUSY": async () => {
     const d = await (await root()).getDirectoryHandle(dir, { create: true });
     // The default mode ("readwrite") is exclusive: no other handle while it is open.

@@ -3,4 +3,7 @@
 // window pool and its guards against re-entrant closes (+277 bytes: 22,386 -> 22,663 gzipped, 79,964 minified).
 // Raised to 24 KiB on 2026-12-03 for the async primitives' hot paths written out in each method (+297 bytes:
 // 23,415 -> 23,712 gzipped, 85,206 minified), which brought async reads to the await floor (raf's BENCHMARKS.md).
-export const GZIP_BUDGET = 24_576;
+// Raised to 25 KiB on 2026-12-04 for the browser's behaviour fixes of that day: locks before close, releases seen
+// in their own context, Node's file: URL refusals, paths ending in "/", a Blob's checks before it is kept (+280
+// bytes: 24,333 -> 24,613 gzipped, 88,051 minified).
+export const GZIP_BUDGET = 25_600;

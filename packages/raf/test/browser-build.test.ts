@@ -1,5 +1,6 @@
 import { constants } from "node:os";
 import { nodeBackend } from "@rafkit/syscall-state";
+import { registerBlob } from "@rafkit/syscall-state/browser";
 import { describe, expect, test } from "vitest";
 import {
   AsyncRandomAccessFile,
@@ -57,6 +58,19 @@ describe("the browser classes over a Blob", () => {
     await expect(RandomAccessFile.open(new Blob([]), "rw")).rejects.toMatchObject({
       code: "EACCES",
     });
+  });
+
+  test("a Blob whose open fails its checks (a bad bufferSize) is not kept for a later open", async () => {
+    // registerBlob numbers each Blob it keeps: the number after a failed open shows whether it kept one.
+    const number = () => Number(/^blob:(\d+)\//.exec(registerBlob(new Blob([])))?.[1]);
+    const before = number();
+    const bad = { bufferSize: -1 };
+    const refused = { code: "ERR_OUT_OF_RANGE" };
+    await expect(AsyncRandomAccessFile.open(new Blob([BYTES]), "r", bad)).rejects.toMatchObject(
+      refused,
+    );
+    await expect(RandomAccessFile.open(new Blob([BYTES]), "r", bad)).rejects.toMatchObject(refused);
+    expect(number()).toBe(before + 1);
   });
 
   test("the sync class over a Blob needs FileReaderSync (workers): without it, reads are ENOSYS", async () => {
@@ -182,6 +196,15 @@ describe("the node: shims of the browser build", () => {
     expect(() => fileURLToPath("https://x/y")).toThrow(
       expect.objectContaining({ code: "ERR_INVALID_URL_SCHEME" }),
     );
+    // As Node's fileURLToPath on POSIX: a host, or an encoded slash, is refused rather than dropped or decoded.
+    expect(fileURLToPath("file://localhost/x")).toBe("/x");
+    expect(() => fileURLToPath("file://host/x")).toThrow(
+      expect.objectContaining({ name: "TypeError", code: "ERR_INVALID_FILE_URL_HOST" }),
+    );
+    for (const u of ["file:///d%2Ft.bin", "file:///d%2ft.bin"])
+      expect(() => fileURLToPath(u)).toThrow(
+        expect.objectContaining({ name: "TypeError", code: "ERR_INVALID_FILE_URL_PATH" }),
+      );
     expect(() => new Readable()).toThrow(
       expect.objectContaining({ code: "ERR_RAFKIT_NO_STREAMS" }),
     );

@@ -7,6 +7,7 @@ import {
 } from "@rafkit/syscall-state/browser";
 import { checkOptions } from "../errors";
 import { parseMode } from "../modes";
+import { planOpen } from "../open-file";
 import type { RandomAccessFileOptions } from "../options";
 
 /** A `Blob`'s reads are `slice().arrayBuffer()` round trips: a larger window than a file's pays off. */
@@ -22,11 +23,10 @@ export function browserTarget(
   checkOptions(options);
   if (typeof Blob !== "undefined" && target instanceof Blob) {
     const backend = blobBackend();
-    return {
-      path: registerBlob(target),
-      options: { bufferSize: BLOB_BUFFER_SIZE, ...options, backend },
-      backend,
-    };
+    const blobOptions = { bufferSize: BLOB_BUFFER_SIZE, ...options, backend };
+    // Every check of the open first: a Blob registered for an open that then fails would be kept forever.
+    planOpen("blob:", mode, blobOptions);
+    return { path: registerBlob(target), options: blobOptions, backend };
   }
   const backend =
     typeof options.backend === "object" ? options.backend : getBackend(options.backend ?? "auto");

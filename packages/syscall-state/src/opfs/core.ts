@@ -60,10 +60,13 @@ export function opfsCore(errno: Readonly<Record<string, number>>): OpfsCore {
   };
   return {
     async open(path, mode) {
+      if (path === "") return fail("ENOENT"); // as open("") on Linux
       const names = path.split("/").filter((name) => name !== "" && name !== ".");
       const leaf = names.pop();
       if (leaf === undefined) return fail("EISDIR");
       const create = mode !== "r";
+      // A trailing "/" (or "/.") names a directory: never a file, so EISDIR or ENOTDIR, as on Linux.
+      const directoryOnly = path.endsWith("/") || path.endsWith("/.");
       const storage = (
         globalThis as unknown as {
           navigator: { storage: { getDirectory(): Promise<OpfsDirectoryHandle> } };
@@ -72,9 +75,19 @@ export function opfsCore(errno: Readonly<Record<string, number>>): OpfsCore {
       let dir: OpfsDirectoryHandle;
       try {
         dir = await storage.getDirectory();
-        for (const name of names) dir = await dir.getDirectoryHandle(name, { create });
+        for (const name of names)
+          dir = await dir.getDirectoryHandle(name, { create: create && !directoryOnly });
       } catch (error) {
         return failure(error, true);
+      }
+      if (directoryOnly) {
+        try {
+          await dir.getDirectoryHandle(leaf, { create: false });
+          return fail("EISDIR");
+        } catch (error) {
+          const missing = (error as { name?: string } | null)?.name === "NotFoundError";
+          return missing && create ? fail("EISDIR") : failure(error, true);
+        }
       }
       try {
         const file = await dir.getFileHandle(leaf, { create });

@@ -1,11 +1,19 @@
 // `node:url` in a browser: a `file:` URL names a path in the origin's private file system.
-/** The path of a `file:` URL (`file:///data/x.bin` is `/data/x.bin`); a `TypeError` for other schemes. */
+/**
+ * The path of a `file:` URL (`file:///data/x.bin` is `/data/x.bin`), refused as Node refuses it on POSIX:
+ * another scheme, a host other than `localhost`, or an encoded `/` in the path (a `TypeError` with Node's code).
+ */
 export function fileURLToPath(url: URL | string): string {
   const u = typeof url === "string" ? new URL(url) : url;
-  if (u.protocol !== "file:") {
-    const error = new TypeError("The URL must be of scheme file");
-    (error as TypeError & { code: string }).code = "ERR_INVALID_URL_SCHEME";
-    throw error;
-  }
-  return decodeURIComponent(u.pathname);
+  const refused =
+    u.protocol !== "file:"
+      ? "URL_SCHEME"
+      : u.hostname !== "" && u.hostname !== "localhost"
+        ? "FILE_URL_HOST"
+        : /%2f/i.test(u.pathname)
+          ? "FILE_URL_PATH"
+          : undefined;
+  if (refused === undefined) return decodeURIComponent(u.pathname);
+  const error = new TypeError(`Not a local file path: ${u.href} (no host, no encoded "/")`);
+  throw Object.assign(error, { code: `ERR_INVALID_${refused}` });
 }
