@@ -1,17 +1,19 @@
 // The primitive table that scripts/generate.mjs writes the runtime table and both classes' primitive methods
-// from, with how each writer coerces its argument and encodes it.
+// from, with how each writer checks its argument and encodes it.
 
 /**
- * How a writer converts its argument before it reads the pointer (see the writers' comment in
- * `RandomAccessFile`): `fn` is the table's `coerce`, `line` the writer's first statement.
+ * How a writer checks its argument's type before it reads the pointer: `fn` is the table's `check`, `line` the
+ * writer's first statement. A value of another type is `ERR_INVALID_ARG_TYPE` (nothing converted, so no user code,
+ * a `valueOf`, runs); a `long`'s codec call checks its own (a `bigint` or a safe-integer `number`).
  */
-export const COERCE = {
-  number: { fn: "toNumber", line: "v = +v;" },
-  same: { fn: "same", line: undefined },
+export const CHECK = {
+  boolean: { fn: "isBoolean", line: 'if (typeof v !== "boolean") invalidValue("a boolean", v);' },
+  number: { fn: "isNumber", line: 'if (typeof v !== "number") invalidValue("a number", v);' },
   char: {
-    fn: '(v) => (typeof v === "string" ? v : +v)',
-    line: 'if (typeof v !== "string") v = +v;',
+    fn: "isCharValue",
+    line: 'if (typeof v !== "string" && typeof v !== "number") invalidValue("a string or a number", v);',
   },
+  codec: { fn: "same", line: undefined },
 };
 
 /**
@@ -59,7 +61,7 @@ export const PRIMITIVES = [
     codec: "Boolean",
     read: "boolean",
     write: "boolean",
-    coerce: "same",
+    check: "boolean",
   },
   {
     constant: "BYTE",
@@ -69,7 +71,7 @@ export const PRIMITIVES = [
     codec: "Int8",
     read: "number",
     write: "number",
-    coerce: "number",
+    check: "number",
   },
   {
     constant: "UNSIGNED_BYTE",
@@ -89,7 +91,7 @@ export const PRIMITIVES = [
     codec: "Int16",
     read: "number",
     write: "number",
-    coerce: "number",
+    check: "number",
   },
   {
     constant: "UNSIGNED_SHORT",
@@ -108,7 +110,7 @@ export const PRIMITIVES = [
     codec: "Char",
     read: "string",
     write: "string | number",
-    coerce: "char",
+    check: "char",
     // An empty string has no code unit to write.
     throws: "encode",
   },
@@ -121,7 +123,7 @@ export const PRIMITIVES = [
     codec: "Int32",
     read: "number",
     write: "number",
-    coerce: "number",
+    check: "number",
   },
   {
     constant: "LONG",
@@ -132,7 +134,7 @@ export const PRIMITIVES = [
     codec: "BigInt64",
     read: "bigint",
     write: "bigint | number",
-    coerce: "same",
+    check: "codec",
     encode: encodeLong,
     throws: "encode",
   },
@@ -155,7 +157,7 @@ export const PRIMITIVES = [
     codec: "Float32",
     read: "number",
     write: "number",
-    coerce: "number",
+    check: "number",
   },
   {
     constant: "DOUBLE",
@@ -166,6 +168,6 @@ export const PRIMITIVES = [
     codec: "Float64",
     read: "number",
     write: "number",
-    coerce: "number",
+    check: "number",
   },
 ];

@@ -38,6 +38,7 @@ import {
   type ReadStreamOptions,
   type WriteStreamOptions,
 } from "./streams";
+import { byteCount } from "./typed-arrays";
 import type { Window } from "./window/window";
 
 /** Lets only `AsyncRandomAccessFile.open` construct. */
@@ -186,14 +187,14 @@ export class AsyncRandomAccessFile
       return this.#d.submit(() => readByte(this.#w));
     }
     return this.#d.submit(() => {
-      const n = rangeLength(off, len, buf.length);
+      const n = rangeLength(off, len, byteCount(buf, "buffer"));
       return readSome(this.#w, buf, off, n);
     });
   }
 
   readFully(buf: Uint8Array, off = 0, len?: number): Promise<void> {
     return this.#d.submit(() => {
-      const n = rangeLength(off, len, buf.length);
+      const n = rangeLength(off, len, byteCount(buf, "buffer"));
       return readFully(this.#w, buf, off, n);
     });
   }
@@ -215,7 +216,7 @@ export class AsyncRandomAccessFile
   write(b: number | Uint8Array, off = 0, len?: number): Promise<void> {
     if (typeof b === "number") return this.writeByte(b);
     return this.#d.submit(() => {
-      const n = rangeLength(off, len, b.length);
+      const n = rangeLength(off, len, byteCount(b, "buffer"));
       return writeBytes(this.#w, b, off, n);
     });
   }
@@ -242,21 +243,21 @@ export class AsyncRandomAccessFile
 
   readAt(position: number | bigint, buf: Uint8Array, off = 0, len?: number): Promise<number> {
     return this.#d.at(position, () => {
-      const n = rangeLength(off, len, buf.length);
+      const n = rangeLength(off, len, byteCount(buf, "buffer"));
       return readSome(this.#w, buf, off, n);
     });
   }
 
   readFullyAt(position: number | bigint, buf: Uint8Array, off = 0, len?: number): Promise<void> {
     return this.#d.at(position, () => {
-      const n = rangeLength(off, len, buf.length);
+      const n = rangeLength(off, len, byteCount(buf, "buffer"));
       return readFully(this.#w, buf, off, n);
     });
   }
 
   writeAt(position: number | bigint, buf: Uint8Array, off = 0, len?: number): Promise<void> {
     return this.#d.at(position, () => {
-      const n = rangeLength(off, len, buf.length);
+      const n = rangeLength(off, len, byteCount(buf, "buffer"));
       return writeBytes(this.#w, buf, off, n);
     });
   }

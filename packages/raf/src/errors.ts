@@ -38,10 +38,21 @@ export type OffsetRangeError = OutOfRangeError;
 
 /** Node's `TypeError` (`ERR_INVALID_ARG_TYPE`) for an argument of the wrong type. @internal */
 export function invalidArgType(what: string, expected: string, value: unknown): TypeError {
-  const got = value === null ? "null" : typeof value;
+  // A typed array by its kind ("got Uint16Array"), as that is the usual mistake with one.
+  const got =
+    value === null
+      ? "null"
+      : ArrayBuffer.isView(value)
+        ? Object.prototype.toString.call(value).slice(8, -1)
+        : typeof value;
   const error = new TypeError(`${what} must be ${expected}, got ${got}`);
   (error as TypeError & { code: string }).code = "ERR_INVALID_ARG_TYPE";
   return error;
+}
+
+/** Throws {@link invalidArgType} for a writer's `value` of the wrong type (`expected`: "a number"). @internal */
+export function invalidValue(expected: string, value: unknown): never {
+  throw invalidArgType("value", expected, value);
 }
 
 /** Throws {@link invalidArgType} unless `options` is an object: `null` is not "no options". @internal */

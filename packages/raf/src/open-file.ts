@@ -44,8 +44,16 @@ export function planOpen(
   }
   const order = options.byteOrder === undefined ? "big" : options.byteOrder;
   const codec = viewCodecFor(order);
-  if (options.backend === null) {
-    throw invalidArgType("backend", '"auto", "native", "node" or a Backend', null);
+  const given: unknown = options.backend;
+  // An object must at least open and close, or the open would fail with an engine TypeError.
+  if (
+    given === null ||
+    (typeof given === "object" &&
+      !["open", "openAsync", "close", "closeAsync"].every(
+        (m) => typeof (given as Record<string, unknown>)[m] === "function",
+      ))
+  ) {
+    throw invalidArgType("backend", '"auto", "native", "node" or a Backend', given);
   }
   const backend =
     typeof options.backend === "object" ? options.backend : getBackend(options.backend ?? "auto");

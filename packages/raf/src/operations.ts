@@ -9,7 +9,7 @@ import {
   type ViewCodec,
 } from "@rafkit/bits";
 import { errnoOf, type LockRequest, systemCallError } from "@rafkit/syscall-state";
-import { EOFError } from "./errors";
+import { EOFError, invalidArgType } from "./errors";
 import { LOCK_SYSCALL } from "./locks";
 import { toCount, toPosition } from "./position";
 import type { Primitive } from "./primitives";
@@ -183,6 +183,7 @@ export function* writeUTF(w: Window, s: string): Op<void> {
 
 /** Java's `writeBytes`: the low 8 bits of each UTF-16 code unit. */
 export function latin1Bytes(s: string): Uint8Array {
+  if (typeof s !== "string") throw invalidArgType("s", "a string", s);
   const n = s.length;
   const bytes = new Uint8Array(n);
   for (let k = 0; k < n; k++) bytes[k] = s.charCodeAt(k);
@@ -191,6 +192,7 @@ export function latin1Bytes(s: string): Uint8Array {
 
 /** Java's `writeChars`: each UTF-16 code unit as 2 bytes in the codec's byte order. */
 export function charBytes(c: ViewCodec, s: string): Uint8Array {
+  if (typeof s !== "string") throw invalidArgType("s", "a string", s);
   const n = s.length;
   const bytes = new Uint8Array(n * 2);
   const view = new DataView(bytes.buffer);

@@ -2,6 +2,7 @@
 // Change the table (scripts/primitive-table.mjs) or a template (scripts/generate.mjs), then run
 // `pnpm --filter @rafkit/raf generate`.
 import type { ViewCodec } from "@rafkit/bits";
+import { invalidValue } from "./errors";
 
 /**
  * One `DataInput`/`DataOutput` primitive: its width, and how a `@rafkit/bits` view codec decodes it from
@@ -16,13 +17,17 @@ export interface Primitive<R, W = R> {
   /** Encodes `v` at byte `i` of the window; throws (writing nothing) when `v` cannot be encoded. */
   set(c: ViewCodec, d: DataView, i: number, v: W): void;
   /**
-   * `v` converted as `set` would convert it, so no user code (a `valueOf`) runs once a writer has
-   * read the pointer. Identity where conversion calls none (`boolean`, `long`).
+   * `v` itself when it is of the writer's type, else `ERR_INVALID_ARG_TYPE`: checked before a writer reads the
+   * pointer, and never converted, so no user code (a `valueOf`) runs. A `long`'s is its codec call's own check.
    */
-  coerce(v: W): W;
+  check(v: W): W;
 }
 
-const toNumber = (v: number): number => +v;
+const isBoolean = (v: boolean): boolean =>
+  typeof v === "boolean" ? v : invalidValue("a boolean", v);
+const isNumber = (v: number): number => (typeof v === "number" ? v : invalidValue("a number", v));
+const isCharValue = (v: string | number): string | number =>
+  typeof v === "string" || typeof v === "number" ? v : invalidValue("a string or a number", v);
 const same = <T>(v: T): T => v;
 
 /** `boolean`: one byte, true when not 0. */
@@ -30,7 +35,7 @@ export const BOOLEAN: Primitive<boolean> = {
   width: 1,
   get: (c, d, i) => c.getBoolean(d, i),
   set: (c, d, i, v) => c.setBoolean(d, i, v),
-  coerce: same,
+  check: isBoolean,
 };
 
 /** `byte`: signed 8 bits (writes keep the low 8 bits). */
@@ -38,7 +43,7 @@ export const BYTE: Primitive<number> = {
   width: 1,
   get: (c, d, i) => c.getInt8(d, i),
   set: (c, d, i, v) => c.setInt8(d, i, v),
-  coerce: toNumber,
+  check: isNumber,
 };
 
 /** Unsigned 8 bits (read only: `writeByte` writes it). */
@@ -46,7 +51,7 @@ export const UNSIGNED_BYTE: Primitive<number> = {
   width: 1,
   get: (c, d, i) => c.getUint8(d, i),
   set: BYTE.set,
-  coerce: toNumber,
+  check: isNumber,
 };
 
 /** `short`: signed 16 bits. */
@@ -54,7 +59,7 @@ export const SHORT: Primitive<number> = {
   width: 2,
   get: (c, d, i) => c.getInt16(d, i),
   set: (c, d, i, v) => c.setInt16(d, i, v),
-  coerce: toNumber,
+  check: isNumber,
 };
 
 /** Unsigned 16 bits. */
@@ -62,7 +67,7 @@ export const UNSIGNED_SHORT: Primitive<number> = {
   width: 2,
   get: (c, d, i) => c.getUint16(d, i),
   set: SHORT.set,
-  coerce: toNumber,
+  check: isNumber,
 };
 
 /** `char`: one UTF-16 code unit, read as a one-character string. */
@@ -70,7 +75,7 @@ export const CHAR: Primitive<string, string | number> = {
   width: 2,
   get: (c, d, i) => c.getChar(d, i),
   set: (c, d, i, v) => c.setChar(d, i, v),
-  coerce: (v) => (typeof v === "string" ? v : +v),
+  check: isCharValue,
 };
 
 /** `int`: signed 32 bits. */
@@ -78,7 +83,7 @@ export const INT: Primitive<number> = {
   width: 4,
   get: (c, d, i) => c.getInt32(d, i),
   set: (c, d, i, v) => c.setInt32(d, i, v),
-  coerce: toNumber,
+  check: isNumber,
 };
 
 /** `long` as a `bigint`; writes take a `bigint` (mod 2^64) or a safe-integer `number`. */
@@ -89,7 +94,7 @@ export const LONG: Primitive<bigint, bigint | number> = {
     if (typeof v === "bigint") c.setBigInt64(d, i, v);
     else c.setSafeInt64(d, i, v);
   },
-  coerce: same,
+  check: same,
 };
 
 /** `long` as a `number`: a `RangeError` when it is not a safe integer. */
@@ -97,7 +102,7 @@ export const LONG_AS_NUMBER: Primitive<number, bigint | number> = {
   width: 8,
   get: (c, d, i) => c.getSafeInt64(d, i),
   set: LONG.set,
-  coerce: same,
+  check: same,
 };
 
 /** `float`: IEEE 754 single; NaN written as Java's canonical NaN. */
@@ -105,7 +110,7 @@ export const FLOAT: Primitive<number> = {
   width: 4,
   get: (c, d, i) => c.getFloat32(d, i),
   set: (c, d, i, v) => c.setFloat32(d, i, v),
-  coerce: toNumber,
+  check: isNumber,
 };
 
 /** `double`: IEEE 754 double; NaN written as Java's canonical NaN. */
@@ -113,7 +118,7 @@ export const DOUBLE: Primitive<number> = {
   width: 8,
   get: (c, d, i) => c.getFloat64(d, i),
   set: (c, d, i, v) => c.setFloat64(d, i, v),
-  coerce: toNumber,
+  check: isNumber,
 };
 
 /**

@@ -40,6 +40,7 @@ import {
 } from "./streams";
 import { SyncDriver } from "./sync/driver";
 import { type RandomAccessFileParts, RandomAccessFilePrimitives } from "./sync/primitive-methods";
+import { byteCount } from "./typed-arrays";
 import { UNBUFFERED_MEMORY, type Window } from "./window/window";
 
 /**
@@ -159,7 +160,7 @@ export class RandomAccessFile
       if (i >= 0) return w.buf[i]!;
       return this.#io.run(readByte(w));
     }
-    const n = rangeLength(off, len, buf.length);
+    const n = rangeLength(off, len, byteCount(buf, "buffer"));
     const w = this.#w;
     if (w.bypasses(w.pointer, n))
       return this.#io.preadDirect(w.pointer, buf, off, n, true, true) || -1;
@@ -167,7 +168,7 @@ export class RandomAccessFile
   }
 
   readFully(buf: Uint8Array, off = 0, len?: number): void {
-    const n = rangeLength(off, len, buf.length);
+    const n = rangeLength(off, len, byteCount(buf, "buffer"));
     const w = this.#w;
     if (w.bypasses(w.pointer, n)) {
       if (this.#io.preadDirect(w.pointer, buf, off, n, false, true) < n) throw new EOFError();
@@ -195,7 +196,7 @@ export class RandomAccessFile
       this.writeByte(b);
       return;
     }
-    const n = rangeLength(off, len, b.length);
+    const n = rangeLength(off, len, byteCount(b, "buffer"));
     const w = this.#w;
     if (!w.readOnly && w.bypasses(w.pointer, n)) this.#io.pwriteDirect(w.pointer, b, off, n, true);
     else this.#io.run(writeBytes(w, b, off, n));
@@ -218,7 +219,7 @@ export class RandomAccessFile
   // ---- positional I/O: at an explicit position, the file pointer does not move ----
 
   readAt(position: number | bigint, buf: Uint8Array, off = 0, len?: number): number {
-    const n = rangeLength(off, len, buf.length);
+    const n = rangeLength(off, len, byteCount(buf, "buffer"));
     const pos = toPosition(position, "position");
     const w = this.#w;
     if (w.bypasses(pos, n)) return this.#io.preadDirect(pos, buf, off, n, true, false) || -1;
@@ -226,7 +227,7 @@ export class RandomAccessFile
   }
 
   readFullyAt(position: number | bigint, buf: Uint8Array, off = 0, len?: number): void {
-    const n = rangeLength(off, len, buf.length);
+    const n = rangeLength(off, len, byteCount(buf, "buffer"));
     const pos = toPosition(position, "position");
     const w = this.#w;
     if (w.bypasses(pos, n)) {
@@ -237,7 +238,7 @@ export class RandomAccessFile
   }
 
   writeAt(position: number | bigint, buf: Uint8Array, off = 0, len?: number): void {
-    const n = rangeLength(off, len, buf.length);
+    const n = rangeLength(off, len, byteCount(buf, "buffer"));
     const pos = toPosition(position, "position");
     const w = this.#w;
     if (!w.readOnly && w.bypasses(pos, n)) this.#io.pwriteDirect(pos, buf, off, n, false);

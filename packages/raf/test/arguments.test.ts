@@ -169,6 +169,8 @@ describe("open options", () => {
     ["bufferSize a bigint", { bufferSize: 8n }, "ERR_INVALID_ARG_TYPE"],
     ["bufferSize null", { bufferSize: null }, "ERR_INVALID_ARG_TYPE"],
     ["backend null", { backend: null }, "ERR_INVALID_ARG_TYPE"],
+    ["backend an empty object", { backend: {} }, "ERR_INVALID_ARG_TYPE"],
+    ["backend an array", { backend: [] }, "ERR_INVALID_ARG_TYPE"],
     // A value of the right type that is no byte order, as @rafkit/bits answers it.
     ["byteOrder null", { byteOrder: null }, "ERR_INVALID_ARG_VALUE"],
   ])("%s: a TypeError from both classes, before any I/O", async (_, options, code) => {
@@ -207,3 +209,83 @@ describe.each(["sync", "async"] as const)("method options (%s class)", (kind) =>
     await f.close();
   });
 });
+
+/** Calls that take a buffer or a typed array, each with a wrong one. */
+const wrongContainers: [string, (f: AnyFile, mem: ArrayBuffer) => unknown][] = [
+  // A method's element width, not the array's: the bytes beside the view would be read or written.
+  ["readInts(Int16Array view)", (f, mem) => f.readInts(new Int16Array(mem, 0, 4) as never)],
+  ["readShorts(Int32Array)", (f) => f.readShorts(new Int32Array(1) as never)],
+  ["readInts(Float32Array)", (f) => f.readInts(new Float32Array(2) as never)],
+  ["readDoubles(Int32Array)", (f) => f.readDoubles(new Int32Array(2) as never)],
+  ["readLongs(Float64Array)", (f) => f.readLongs(new Float64Array(1) as never)],
+  ["readInts(number[])", (f) => f.readInts([0, 0] as never)],
+  ["readInts(null)", (f) => f.readInts(null as never)],
+  ["writeLongs(Int32Array)", (f) => f.writeLongs(Int32Array.of(1, 2) as never)],
+  ["writeInts(Float64Array)", (f) => f.writeInts(new Float64Array(1) as never)],
+  ["writeDoubles(Float32Array)", (f) => f.writeDoubles(new Float32Array(2) as never)],
+  ["writeShorts(Uint32Array)", (f) => f.writeShorts(new Uint32Array(1) as never)],
+  ["writeFloats(undefined)", (f) => f.writeFloats(undefined as never)],
+  // Bytes are a Uint8Array: another typed array would be cut to its low bytes, or read as one.
+  ["write(Uint16Array)", (f) => f.write(Uint16Array.of(0x4142) as never)],
+  ["write(string)", (f) => f.write("abc" as never)],
+  ["write([1, 2])", (f) => f.write([1, 2] as never)],
+  ["read(Uint8ClampedArray)", (f) => f.read(new Uint8ClampedArray(2) as never)],
+  ["read(null)", (f) => f.read(null as never)],
+  ["readFully(Int8Array)", (f) => f.readFully(new Int8Array(2) as never)],
+  ["readFully(null)", (f) => f.readFully(null as never)],
+  ["readAt(0, DataView)", (f, mem) => f.readAt(0, new DataView(mem) as never)],
+  ["readFullyAt(0, ArrayBuffer)", (f, mem) => f.readFullyAt(0, mem as never)],
+  ["writeAt(0, Uint16Array)", (f) => f.writeAt(0, new Uint16Array(1) as never)],
+];
+
+describe.each(["sync", "async"] as const)(
+  "buffers and arrays of the wrong kind (%s class)",
+  (kind) => {
+    test.each([{}, { bufferSize: 0 }, { bufferSize: 8 }])(
+      "ERR_INVALID_ARG_TYPE with every bufferSize (%o), before any I/O: nothing read, written or moved",
+      async (options) => {
+        const p = tmp("containers.bin");
+        const original = Uint8Array.from({ length: 64 }, (_, k) => 0x40 + k);
+        writeFileSync(p, original);
+        const f =
+          kind === "sync"
+            ? new RandomAccessFile(p, "rw", { backend, ...options })
+            : await AsyncRandomAccessFile.open(p, "rw", { backend, ...options });
+        await f.readInt(); // some of the file in the window
+        await f.seek(32);
+        const failures: string[] = [];
+        for (const [name, call] of wrongContainers) {
+          const mem = new ArrayBuffer(16);
+          const outcome = await (async () => call(f, mem))().then(
+            () => "no error",
+            (e: { name?: string; code?: string }) => `${e.name} ${e.code}`,
+          );
+          if (outcome !== "TypeError ERR_INVALID_ARG_TYPE") failures.push(`${name}: ${outcome}`);
+          if ((await f.getFilePointer()) !== 32) failures.push(`${name}: moved the pointer`);
+          if (new Uint8Array(mem).some((b) => b !== 0)) failures.push(`${name}: wrote into memory`);
+        }
+        expect(failures).toEqual([]);
+        await f.close();
+        expect(new Uint8Array(readFileSync(p))).toEqual(original);
+      },
+    );
+
+    test("a Buffer is bytes; a Uint8Array subclass's own length getter is not believed", async () => {
+      const p = tmp("subclass.bin");
+      const f =
+        kind === "sync"
+          ? new RandomAccessFile(p, "rw", { backend })
+          : await AsyncRandomAccessFile.open(p, "rw", { backend });
+      class Lying extends Uint8Array {
+        override get length(): number {
+          return 100;
+        }
+      }
+      await f.write(Buffer.from("ab"));
+      await f.write(Lying.of(1, 2, 3, 4));
+      expect(await f.length()).toBe(6);
+      await f.close();
+      expect([...readFileSync(p)]).toEqual([0x61, 0x62, 1, 2, 3, 4]);
+    });
+  },
+);

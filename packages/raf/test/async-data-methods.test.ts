@@ -131,6 +131,7 @@ describe("AsyncRandomAccessFile: every DataInput/DataOutput method, byte-compati
           throw new SyntaxError("boom");
         },
       } as unknown as number;
+      const refused = { name: "TypeError", code: "ERR_INVALID_ARG_TYPE" };
       // A throw would escape `expect` and fail the test before `rejects` sees a promise.
       for (const write of [
         "writeByte",
@@ -140,9 +141,12 @@ describe("AsyncRandomAccessFile: every DataInput/DataOutput method, byte-compati
         "writeFloat",
         "writeDouble",
       ] as const) {
-        await expect(f[write](boom)).rejects.toThrow(SyntaxError);
+        await expect(f[write](boom)).rejects.toMatchObject(refused);
+        await expect(f[`${write}At`](0, boom)).rejects.toMatchObject(refused);
       }
-      await expect(f.writeInt(3n as unknown as number)).rejects.toThrow(TypeError);
+      await expect(f.writeBoolean(1 as unknown as boolean)).rejects.toMatchObject(refused);
+      await expect(f.writeBytes(null as unknown as string)).rejects.toMatchObject(refused);
+      await expect(f.writeInt(3n as unknown as number)).rejects.toMatchObject(refused);
       await expect(f.writeLong(2 ** 60)).rejects.toThrow(RangeError);
       expect(await f.getFilePointer()).toBe(12);
       await f.writeShort(2);

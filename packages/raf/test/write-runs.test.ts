@@ -301,42 +301,52 @@ describe.each(BACKENDS)("write runs (%s backend)", (kind) => {
     expect([0, 4, 8, 12, 16].map((o) => b.readInt32BE(o))).toEqual([0, 1, 2, 3, 4]);
   });
 
-  test("a value whose valueOf moves the pointer is written where the pointer then is", () => {
+  test("a value of another type is ERR_INVALID_ARG_TYPE before anything moves: no valueOf runs, nothing is converted", () => {
     const p = tmp("valueof.bin");
     const f = new RandomAccessFile(p, "rw", { backend: kind });
+    let calls = 0;
     const seeks = {
       valueOf() {
+        calls++;
         f.seek(100);
         return 7;
       },
     } as unknown as number;
-    const looks = {
-      valueOf() {
-        f.getFilePointer();
-        return 6;
-      },
-    } as unknown as number;
     f.writeInt(1);
-    f.writeInt(looks);
-    f.writeInt(seeks);
-    expect(f.getFilePointer()).toBe(104);
-    f.writeIntAt(104, looks);
+    const refused = expect.objectContaining({ name: "TypeError", code: "ERR_INVALID_ARG_TYPE" });
+    for (const v of [seeks, "12", undefined, null, 5n, true])
+      for (const write of [
+        "writeByte",
+        "writeShort",
+        "writeInt",
+        "writeFloat",
+        "writeDouble",
+      ] as const)
+        expect(() => f[write](v as number)).toThrow(refused);
+    expect(() => f.writeIntAt(0, seeks)).toThrow(refused);
+    for (const v of [undefined, null, {}, 1n])
+      expect(() => f.writeChar(v as number)).toThrow(refused);
+    for (const v of [1, "true", null])
+      expect(() => f.writeBoolean(v as unknown as boolean)).toThrow(refused);
+    for (const v of [12, null, undefined]) {
+      expect(() => f.writeBytes(v as unknown as string)).toThrow(refused);
+      expect(() => f.writeChars(v as unknown as string)).toThrow(refused);
+    }
+    expect([calls, f.getFilePointer()]).toEqual([0, 4]);
+    f.writeChar("A");
+    f.writeChar(0x42);
+    f.writeBoolean(false);
     f.close();
-    const b = readFileSync(p);
-    expect([
-      b.length,
-      b.readInt32BE(0),
-      b.readInt32BE(4),
-      b.readInt32BE(100),
-      b.readInt32BE(104),
-    ]).toEqual([108, 1, 6, 7, 6]);
+    expect([...readFileSync(p)]).toEqual([0, 0, 0, 1, 0, 0x41, 0, 0x42, 0]);
   });
 
   test("a value that cannot be encoded fails the call and writes nothing, in a run or positional", async () => {
     const p = tmp("bad.bin");
     const f = new RandomAccessFile(p, "rw", { backend: kind });
     f.writeInt(1);
-    expect(() => f.writeInt(2n as unknown as number)).toThrow(TypeError);
+    expect(() => f.writeInt(2n as unknown as number)).toThrow(
+      expect.objectContaining({ code: "ERR_INVALID_ARG_TYPE" }),
+    );
     expect(() => f.writeLong(2 ** 60)).toThrow(RangeError);
     expect(() => f.writeChar("")).toThrow(TypeError);
     expect(() => f.writeLongAt(0, 2 ** 60)).toThrow(RangeError);

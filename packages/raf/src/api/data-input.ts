@@ -5,7 +5,8 @@ import type { Flavor, Result } from "./result";
  * bulk reads into typed arrays. Numbers are in the file's `byteOrder` (big-endian, as Java, by default).
  * A read that needs more bytes than remain fails with `EOFError` after consuming the bytes that were
  * there, as Java does. Bad `off`/`len`/`count` fail with a `RangeError` (`ERR_OUT_OF_RANGE`, Java's
- * message) before any I/O.
+ * message) before any I/O; a buffer that is not a `Uint8Array`, or a bulk array of another kind than the
+ * method's (`readInts` takes an `Int32Array` or a `Uint32Array`), with a `TypeError` (`ERR_INVALID_ARG_TYPE`).
  */
 export interface DataInputApi<R extends Flavor> {
   /** `read()`: the next byte (0–255), or -1 at end of file. */

@@ -5,7 +5,9 @@ import type { Flavor, Result } from "./result";
  * writes from typed arrays. Numbers go in the file's `byteOrder`. Writes are buffered (see the README's
  * "Guarantees and limits"); in modes `rws`/`rwd`, and with `bufferSize: 0`, each write call reaches the OS
  * before it returns. In mode `r` a write fails with `EBADF` before any I/O. Bad `off`/`len`/`count` fail
- * with a `RangeError` (`ERR_OUT_OF_RANGE`) before any I/O.
+ * with a `RangeError` (`ERR_OUT_OF_RANGE`) before any I/O. Values are never converted: another type than a
+ * writer's own (a string or an object for a number, a number for a boolean), or bytes that are not a
+ * `Uint8Array`, or a bulk array of another kind, is a `TypeError` (`ERR_INVALID_ARG_TYPE`) before any I/O.
  */
 export interface DataOutputApi<R extends Flavor> {
   /**

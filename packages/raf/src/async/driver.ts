@@ -12,6 +12,7 @@ import {
 } from "../operations";
 import { rangeLength, toPosition } from "../position";
 import type { Primitive } from "../primitives";
+import { type ArrayKind, elementCount } from "../typed-arrays";
 import { complete } from "../window/complete";
 import type { Window } from "../window/window";
 
@@ -242,7 +243,7 @@ export class AsyncDriver {
   putAt<W>(position: number | bigint, p: Primitive<unknown, W>, value: W): Promise<void> {
     let v: W;
     try {
-      v = p.coerce(value);
+      v = p.check(value);
     } catch (error) {
       return Promise.reject(error);
     }
@@ -266,29 +267,29 @@ export class AsyncDriver {
     return this.submit(() => at(this.w, toPosition(position, "position"), make()));
   }
 
-  /** A bulk read (`readInts`, …) of `count` elements (default: to the end of `dst`) of `width` bytes. */
+  /** A bulk read (`readInts`, …) of `count` elements (default: to the end of `dst`) into an array of `kind`. */
   readArray(
     dst: NumericArray,
     off: number,
     count: number | undefined,
-    width: number,
+    kind: ArrayKind,
   ): Promise<void> {
     return this.submit(() => {
-      const n = rangeLength(off, count, dst.length);
-      return readArray(this.w, this.order, dst, off, n, width);
+      const n = rangeLength(off, count, elementCount(dst, kind, "dst"));
+      return readArray(this.w, this.order, dst, off, n, kind.width);
     });
   }
 
-  /** A bulk write (`writeInts`, …) of `count` elements (default: to the end of `src`) of `width` bytes. */
+  /** A bulk write (`writeInts`, …) of `count` elements (default: to the end of `src`) from an array of `kind`. */
   writeArray(
     src: NumericArray,
     off: number,
     count: number | undefined,
-    width: number,
+    kind: ArrayKind,
   ): Promise<void> {
     return this.submit(() => {
-      const n = rangeLength(off, count, src.length);
-      return writeArray(this.w, this.order, src, off, n, width);
+      const n = rangeLength(off, count, elementCount(src, kind, "src"));
+      return writeArray(this.w, this.order, src, off, n, kind.width);
     });
   }
 }

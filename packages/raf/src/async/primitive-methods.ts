@@ -2,6 +2,7 @@
 // Change the table (scripts/primitive-table.mjs) or a template (scripts/generate.mjs), then run
 // `pnpm --filter @rafkit/raf generate`.
 import type { RandomAccessFileApi } from "../api";
+import { invalidValue } from "../errors";
 import { handed } from "../hand-off";
 import {
   BOOLEAN,
@@ -18,6 +19,7 @@ import {
   UNSIGNED_BYTE,
   UNSIGNED_SHORT,
 } from "../primitives";
+import { DOUBLES, FLOATS, INTS, LONGS, SHORTS } from "../typed-arrays";
 import type { Window } from "../window/window";
 import { type AsyncDriver, DONE } from "./driver";
 
@@ -145,18 +147,23 @@ export abstract class AsyncRandomAccessFilePrimitives
 
   writeBoolean(v: boolean): Promise<void> {
     const d = this.#d;
-    const w = d.w;
-    const i = w.cursor;
-    if (d.busy || i + 1 > w.runEnd) return d.put(BOOLEAN as Primitive<unknown, boolean>, v);
-    w.codec.setBoolean(w.view, i, v);
-    w.cursor = i + 1;
-    return DONE;
+    try {
+      if (typeof v !== "boolean") invalidValue("a boolean", v);
+      const w = d.w;
+      const i = w.cursor;
+      if (d.busy || i + 1 > w.runEnd) return d.put(BOOLEAN as Primitive<unknown, boolean>, v);
+      w.codec.setBoolean(w.view, i, v);
+      w.cursor = i + 1;
+      return DONE;
+    } catch (error) {
+      return Promise.reject(error);
+    }
   }
 
   writeByte(v: number): Promise<void> {
     const d = this.#d;
     try {
-      v = +v;
+      if (typeof v !== "number") invalidValue("a number", v);
       const w = d.w;
       const i = w.cursor;
       if (d.busy || i + 1 > w.runEnd) return d.put(BYTE as Primitive<unknown, number>, v);
@@ -171,7 +178,7 @@ export abstract class AsyncRandomAccessFilePrimitives
   writeShort(v: number): Promise<void> {
     const d = this.#d;
     try {
-      v = +v;
+      if (typeof v !== "number") invalidValue("a number", v);
       const w = d.w;
       const i = w.cursor;
       if (d.busy || i + 2 > w.runEnd) return d.put(SHORT as Primitive<unknown, number>, v);
@@ -186,7 +193,7 @@ export abstract class AsyncRandomAccessFilePrimitives
   writeChar(v: string | number): Promise<void> {
     const d = this.#d;
     try {
-      if (typeof v !== "string") v = +v;
+      if (typeof v !== "string" && typeof v !== "number") invalidValue("a string or a number", v);
       const w = d.w;
       const i = w.cursor;
       if (d.busy || i + 2 > w.runEnd) return d.put(CHAR as Primitive<unknown, string | number>, v);
@@ -201,7 +208,7 @@ export abstract class AsyncRandomAccessFilePrimitives
   writeInt(v: number): Promise<void> {
     const d = this.#d;
     try {
-      v = +v;
+      if (typeof v !== "number") invalidValue("a number", v);
       const w = d.w;
       const i = w.cursor;
       if (d.busy || i + 4 > w.runEnd) return d.put(INT as Primitive<unknown, number>, v);
@@ -231,7 +238,7 @@ export abstract class AsyncRandomAccessFilePrimitives
   writeFloat(v: number): Promise<void> {
     const d = this.#d;
     try {
-      v = +v;
+      if (typeof v !== "number") invalidValue("a number", v);
       const w = d.w;
       const i = w.cursor;
       if (d.busy || i + 4 > w.runEnd) return d.put(FLOAT as Primitive<unknown, number>, v);
@@ -246,7 +253,7 @@ export abstract class AsyncRandomAccessFilePrimitives
   writeDouble(v: number): Promise<void> {
     const d = this.#d;
     try {
-      v = +v;
+      if (typeof v !== "number") invalidValue("a number", v);
       const w = d.w;
       const i = w.cursor;
       if (d.busy || i + 8 > w.runEnd) return d.put(DOUBLE as Primitive<unknown, number>, v);
@@ -335,42 +342,42 @@ export abstract class AsyncRandomAccessFilePrimitives
   }
 
   readShorts(dst: Int16Array | Uint16Array, off = 0, count?: number): Promise<void> {
-    return this.#d.readArray(dst, off, count, 2);
+    return this.#d.readArray(dst, off, count, SHORTS);
   }
 
   readInts(dst: Int32Array | Uint32Array, off = 0, count?: number): Promise<void> {
-    return this.#d.readArray(dst, off, count, 4);
+    return this.#d.readArray(dst, off, count, INTS);
   }
 
   readLongs(dst: BigInt64Array | BigUint64Array, off = 0, count?: number): Promise<void> {
-    return this.#d.readArray(dst, off, count, 8);
+    return this.#d.readArray(dst, off, count, LONGS);
   }
 
   readFloats(dst: Float32Array, off = 0, count?: number): Promise<void> {
-    return this.#d.readArray(dst, off, count, 4);
+    return this.#d.readArray(dst, off, count, FLOATS);
   }
 
   readDoubles(dst: Float64Array, off = 0, count?: number): Promise<void> {
-    return this.#d.readArray(dst, off, count, 8);
+    return this.#d.readArray(dst, off, count, DOUBLES);
   }
 
   writeShorts(src: Int16Array | Uint16Array, off = 0, count?: number): Promise<void> {
-    return this.#d.writeArray(src, off, count, 2);
+    return this.#d.writeArray(src, off, count, SHORTS);
   }
 
   writeInts(src: Int32Array | Uint32Array, off = 0, count?: number): Promise<void> {
-    return this.#d.writeArray(src, off, count, 4);
+    return this.#d.writeArray(src, off, count, INTS);
   }
 
   writeLongs(src: BigInt64Array | BigUint64Array, off = 0, count?: number): Promise<void> {
-    return this.#d.writeArray(src, off, count, 8);
+    return this.#d.writeArray(src, off, count, LONGS);
   }
 
   writeFloats(src: Float32Array, off = 0, count?: number): Promise<void> {
-    return this.#d.writeArray(src, off, count, 4);
+    return this.#d.writeArray(src, off, count, FLOATS);
   }
 
   writeDoubles(src: Float64Array, off = 0, count?: number): Promise<void> {
-    return this.#d.writeArray(src, off, count, 8);
+    return this.#d.writeArray(src, off, count, DOUBLES);
   }
 }

@@ -2,6 +2,7 @@
 // Change the table (scripts/primitive-table.mjs) or a template (scripts/generate.mjs), then run
 // `pnpm --filter @rafkit/raf generate`.
 import type { RandomAccessFileApi } from "../api";
+import { invalidValue } from "../errors";
 import { handed } from "../hand-off";
 import { toPosition } from "../position";
 import {
@@ -19,6 +20,7 @@ import {
   UNSIGNED_BYTE,
   UNSIGNED_SHORT,
 } from "../primitives";
+import { DOUBLES, FLOATS, INTS, LONGS, SHORTS } from "../typed-arrays";
 import { MAX_POSITION, type Window } from "../window/window";
 import type { SyncDriver } from "./driver";
 
@@ -131,11 +133,11 @@ export abstract class RandomAccessFilePrimitives
     return w.codec.getFloat64(w.view, i);
   }
 
-  // The primitive writers convert their argument first (`+v`, free for a number): the hot path reads
-  // the cursor and then encodes and stores it, so a `valueOf` that moved it in between would lose the
-  // write.
+  // The primitive writers check their argument's type first (a `typeof`, free for the right type) and
+  // convert nothing: no user code (a `valueOf`) runs between reading the cursor and storing the value.
 
   writeBoolean(v: boolean): void {
+    if (typeof v !== "boolean") invalidValue("a boolean", v);
     const w = this.#w;
     const i = w.cursor;
     if (i + 1 > w.runEnd) {
@@ -157,7 +159,7 @@ export abstract class RandomAccessFilePrimitives
   }
 
   writeByte(v: number): void {
-    v = +v;
+    if (typeof v !== "number") invalidValue("a number", v);
     const w = this.#w;
     const i = w.cursor;
     if (i + 1 > w.runEnd) {
@@ -179,7 +181,7 @@ export abstract class RandomAccessFilePrimitives
   }
 
   writeShort(v: number): void {
-    v = +v;
+    if (typeof v !== "number") invalidValue("a number", v);
     const w = this.#w;
     const i = w.cursor;
     if (i + 2 > w.runEnd) {
@@ -201,7 +203,7 @@ export abstract class RandomAccessFilePrimitives
   }
 
   writeChar(v: string | number): void {
-    if (typeof v !== "string") v = +v;
+    if (typeof v !== "string" && typeof v !== "number") invalidValue("a string or a number", v);
     const w = this.#w;
     const i = w.cursor;
     if (i + 2 > w.runEnd) {
@@ -223,7 +225,7 @@ export abstract class RandomAccessFilePrimitives
   }
 
   writeInt(v: number): void {
-    v = +v;
+    if (typeof v !== "number") invalidValue("a number", v);
     const w = this.#w;
     const i = w.cursor;
     if (i + 4 > w.runEnd) {
@@ -271,7 +273,7 @@ export abstract class RandomAccessFilePrimitives
   }
 
   writeFloat(v: number): void {
-    v = +v;
+    if (typeof v !== "number") invalidValue("a number", v);
     const w = this.#w;
     const i = w.cursor;
     if (i + 4 > w.runEnd) {
@@ -293,7 +295,7 @@ export abstract class RandomAccessFilePrimitives
   }
 
   writeDouble(v: number): void {
-    v = +v;
+    if (typeof v !== "number") invalidValue("a number", v);
     const w = this.#w;
     const i = w.cursor;
     if (i + 8 > w.runEnd) {
@@ -411,7 +413,7 @@ export abstract class RandomAccessFilePrimitives
 
   /** A positional primitive write: straight into the window when there is room. */
   #putAt<W>(position: number | bigint, p: Primitive<unknown, W>, value: W): void {
-    const v = p.coerce(value);
+    const v = p.check(value);
     const w = this.#w;
     const i = w.writeIndexAt(position, p.width);
     if (i < 0) {
@@ -434,42 +436,42 @@ export abstract class RandomAccessFilePrimitives
   }
 
   readShorts(dst: Int16Array | Uint16Array, off = 0, count?: number): void {
-    this.#io.readArray(dst, off, count, 2);
+    this.#io.readArray(dst, off, count, SHORTS);
   }
 
   readInts(dst: Int32Array | Uint32Array, off = 0, count?: number): void {
-    this.#io.readArray(dst, off, count, 4);
+    this.#io.readArray(dst, off, count, INTS);
   }
 
   readLongs(dst: BigInt64Array | BigUint64Array, off = 0, count?: number): void {
-    this.#io.readArray(dst, off, count, 8);
+    this.#io.readArray(dst, off, count, LONGS);
   }
 
   readFloats(dst: Float32Array, off = 0, count?: number): void {
-    this.#io.readArray(dst, off, count, 4);
+    this.#io.readArray(dst, off, count, FLOATS);
   }
 
   readDoubles(dst: Float64Array, off = 0, count?: number): void {
-    this.#io.readArray(dst, off, count, 8);
+    this.#io.readArray(dst, off, count, DOUBLES);
   }
 
   writeShorts(src: Int16Array | Uint16Array, off = 0, count?: number): void {
-    this.#io.writeArray(src, off, count, 2);
+    this.#io.writeArray(src, off, count, SHORTS);
   }
 
   writeInts(src: Int32Array | Uint32Array, off = 0, count?: number): void {
-    this.#io.writeArray(src, off, count, 4);
+    this.#io.writeArray(src, off, count, INTS);
   }
 
   writeLongs(src: BigInt64Array | BigUint64Array, off = 0, count?: number): void {
-    this.#io.writeArray(src, off, count, 8);
+    this.#io.writeArray(src, off, count, LONGS);
   }
 
   writeFloats(src: Float32Array, off = 0, count?: number): void {
-    this.#io.writeArray(src, off, count, 4);
+    this.#io.writeArray(src, off, count, FLOATS);
   }
 
   writeDoubles(src: Float64Array, off = 0, count?: number): void {
-    this.#io.writeArray(src, off, count, 8);
+    this.#io.writeArray(src, off, count, DOUBLES);
   }
 }
