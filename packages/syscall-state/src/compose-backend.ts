@@ -44,13 +44,30 @@ function checkTransfer(buffer: Uint8Array, offset: number, length: number, posit
   // Its real size: native code must not trust a `length` it may shadow.
   const size = byteLengthOf.call(buffer);
   if (!isCount(offset) || !isCount(length) || offset + length > size) {
+    checkNumbers(offset, length, position);
     throw outOfRange(
       `offset ${offset} and length ${length} must be non-negative integers within the buffer's ${size} bytes`,
     );
   }
   if (!isCount(position)) {
+    checkNumbers(offset, length, position);
     throw outOfRange(`position must be a non-negative safe integer, got ${position}`);
   }
+}
+
+/** On the failure path only: a value that is no number is a `TypeError`, as `node:fs` answers (`"0"`, `null`, `1n`). */
+function checkNumbers(offset: unknown, length: unknown, position: unknown): void {
+  const names = ["offset", "length", "position"] as const;
+  [offset, length, position].forEach((value, k) => {
+    if (typeof value !== "number") {
+      const got = value === null ? "null" : typeof value;
+      throw nodeError(
+        TypeError,
+        "ERR_INVALID_ARG_TYPE",
+        `${names[k]} must be a number, got ${got}`,
+      );
+    }
+  });
 }
 
 /**
@@ -76,6 +93,7 @@ function checkPath(path: string): void {
 
 function checkRange(what: string, position: number, length: number): void {
   if (!isCount(position) || !isCount(length)) {
+    checkNumbers(0, length, position);
     throw outOfRange(`${what}: position and length must be non-negative safe integers`);
   }
 }

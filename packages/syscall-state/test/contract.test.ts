@@ -269,6 +269,13 @@ describe.each(backends)("contract: %s backend", (name, make) => {
     );
     expect(() => b().pwrite(fd, buf, 0, 1, -1)).toThrow(RangeError);
     expect(() => b().pread(fd, "x" as never, 0, 1, 0)).toThrow(TypeError);
+    // A value that is no number is a TypeError, as node:fs answers; only a number out of range is a RangeError.
+    const notANumber = expect.objectContaining({ name: "TypeError", code: "ERR_INVALID_ARG_TYPE" });
+    expect(() => b().pread(fd, buf, 0, 4, "0" as never)).toThrow(notANumber);
+    expect(() => b().pwrite(fd, buf, "0" as never, 1, 0)).toThrow(notANumber);
+    expect(() => b().pread(fd, buf, 0, null as never, 0)).toThrow(notANumber);
+    expect(() => b().truncate(fd, 1n as never)).toThrow(notANumber);
+    expect(() => b().unlock(fd, "0" as never, 0)).toThrow(notANumber);
     expect(() => b().truncate(fd, -1)).toThrow(RangeError);
     expect(() => b().lock(fd, { shared: true, wait: false, position: -1, length: 0 })).toThrow(
       RangeError,
