@@ -1,6 +1,7 @@
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { defineConfig, type Options } from "tsup";
+import { NODE_TYPES } from "./tsup.shared.ts";
 
 /**
  * A package's browser build: ESM (and CJS) for browsers, where every `node:` import of the shared sources resolves to
@@ -8,7 +9,11 @@ import { defineConfig, type Options } from "tsup";
  * `node:os`), and a `node:` module without a shim fails the build. The shared sources stay as they are, so
  * the Node build is untouched; the globals listed in `inject` (`process`, `Buffer`) come from shims too.
  */
-export function browserBuildConfig(entry: Record<string, string>, inject: string[] = []) {
+export function browserBuildConfig(
+  entry: Record<string, string>,
+  inject: string[] = [],
+  { nodeTypes = false } = {},
+) {
   const shims = join(process.cwd(), "src/browser/node-shims");
   const options: Options = {
     entry,
@@ -16,7 +21,11 @@ export function browserBuildConfig(entry: Record<string, string>, inject: string
     format: ["esm", "cjs"],
     platform: "browser",
     target: "es2022",
-    dts: { compilerOptions: { ignoreDeprecations: "6.0", lib: ["ES2023", "DOM"] } },
+    dts: {
+      compilerOptions: { ignoreDeprecations: "6.0", lib: ["ES2023", "DOM"] },
+      // The stream factories' types are node:stream's, as on Node (they throw in a browser).
+      ...(nodeTypes ? { banner: NODE_TYPES } : {}),
+    },
     sourcemap: true,
     clean: false,
     removeNodeProtocol: false,

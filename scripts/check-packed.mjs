@@ -69,6 +69,21 @@ try {
     console.log(`check-packed: node ${file}`);
     run(process.execPath, [file], app);
   }
+  // Its types as a TypeScript user compiles them (strict, nodenext, the .d.ts checked): with no `types` listed,
+  // TypeScript 6 loads only what the .d.ts reference (`@types/node` for a package whose types name Node's).
+  const typesCheck = `import type * as api from "${pkg.name}";\nexport type Api = typeof api;\n`;
+  writeFileSync(join(app, "types-check.mts"), typesCheck);
+  writeFileSync(join(app, "types-check.cts"), typesCheck);
+  console.log("check-packed: tsc types-check.mts types-check.cts");
+  run(
+    bin("tsc"),
+    [
+      ...["--strict", "--noEmit", "--module", "nodenext", "--moduleResolution", "nodenext"],
+      ...["--typeRoots", join(root, "node_modules", "@types")],
+      ...["types-check.mts", "types-check.cts"],
+    ],
+    app,
+  );
   for (const name of Object.keys(binaries(pkg))) {
     console.log(`check-packed: npx ${name} --help`);
     const help = execFileSync("npx", ["--no-install", name, "--help"], {

@@ -6,4 +6,5 @@ import { packageBuildConfig } from "../../tsup.shared.ts";
 export default packageBuildConfig(
   ["src/index.ts", "src/cli.ts", "src/fork-child.ts", "src/suites/harness.ts"],
   { shims: true },
+  { nodeTypes: true },
 );

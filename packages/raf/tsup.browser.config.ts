@@ -1,6 +1,7 @@
 import { browserBuildConfig } from "../../tsup.browser.ts";
 
-export default browserBuildConfig({ browser: "src/browser.ts" }, [
-  "process.ts",
-  "buffer-global.ts",
-]);
+export default browserBuildConfig(
+  { browser: "src/browser.ts" },
+  ["process.ts", "buffer-global.ts"],
+  { nodeTypes: true },
+);

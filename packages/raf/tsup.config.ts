@@ -1,3 +1,3 @@
 import { packageBuildConfig } from "../../tsup.shared.ts";
 
-export default packageBuildConfig(["src/index.ts"]);
+export default packageBuildConfig(["src/index.ts"], {}, { nodeTypes: true });
