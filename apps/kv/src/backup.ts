@@ -40,8 +40,12 @@ export function backupStore(
   dest: string,
   flushFailed: (error: unknown) => void,
 ): BackupResult {
+  if (typeof dest !== "string" || dest === "")
+    throw new KvError("ERR_KV_INVALID_ARG", "backup destination must be a non-empty path string");
   const ops = state.dir.ops;
   const abs = path.resolve(dest);
+  if (within(state.dir.path, realPathOf(ops, abs)))
+    throw new KvError("ERR_KV_INVALID_ARG", "a store cannot be backed up into itself", abs);
   const stat = ops.stat(abs);
   if (stat !== undefined && (!stat.isDirectory || ops.list(abs).length > 0)) {
     throw new KvError(
@@ -50,8 +54,6 @@ export function backupStore(
       abs,
     );
   }
-  if (abs === state.dir.path)
-    throw new KvError("ERR_KV_INVALID_ARG", "a store cannot be backed up into itself", abs);
   if (stat === undefined) {
     ops.makeDirectory(abs);
     ops.syncDirectory(path.dirname(abs));
@@ -143,4 +145,18 @@ function damageIn(state: StoreState, name: string): boolean {
 function copyFile(to: StoreDir, name: string, bytes: Uint8Array): void {
   to.ops.writeFileSynced(to.file(`${name}.tmp`), bytes);
   to.rename(`${name}.tmp`, name);
+}
+
+/** `abs` with its deepest existing directory's symlinks resolved (the rest does not exist yet). */
+function realPathOf(ops: StoreDir["ops"], abs: string): string {
+  let existing = abs;
+  while (ops.stat(existing) === undefined && path.dirname(existing) !== existing)
+    existing = path.dirname(existing);
+  return path.join(ops.realPath(existing), path.relative(existing, abs));
+}
+
+/** Whether `p` is `dir` or inside it: a backup there would add files (a directory, data files) to the store. */
+function within(dir: string, p: string): boolean {
+  const rel = path.relative(dir, p);
+  return rel === "" || (rel !== ".." && !rel.startsWith(`..${path.sep}`) && !path.isAbsolute(rel));
 }

@@ -11,8 +11,22 @@ const decoder = new TextDecoder("utf-8", { fatal: false });
 /** UTF-8 bytes of a string, or the bytes themselves. */
 export function toBytes(value: Bytes, what: string): Uint8Array {
   if (typeof value === "string") return encoder.encode(value);
-  if (value instanceof Uint8Array) return value;
+  if (value instanceof Uint8Array) {
+    // A transferred buffer's view reads as empty: storing "" for it would be a silent wrong value.
+    if (value.length === 0 && isDetached(value.buffer))
+      throw new KvError("ERR_KV_INVALID_ARG", `${what}'s ArrayBuffer is detached (transferred)`);
+    return value;
+  }
   throw new KvError("ERR_KV_INVALID_ARG", `${what} must be a Uint8Array or a string`);
+}
+
+function isDetached(buffer: ArrayBufferLike): boolean {
+  try {
+    new Uint8Array(buffer, 0, 0);
+    return false;
+  } catch {
+    return true;
+  }
 }
 
 /**

@@ -294,7 +294,7 @@ Exit codes: 0 ok, 1 key not found, 2 bad usage or no store, 3 locked, 4 corrupt,
             `store      ${s.dir}`,
             `keys       ${s.keys}`,
             `files      ${s.files}`,
-            `bytes      ${bytes(s.totalBytes)} (live ${bytes(s.liveBytes)}, reclaimable ${bytes(s.deadBytes)})`,
+            `bytes      ${bytes(s.totalBytes)} (live ${bytes(s.liveBytes)}; old records, tombstones and sync points ${bytes(s.deadBytes)})`,
             `lock       ${s.lock === "os" ? "OS file lock" : "in-process only (this backend has no file locks)"}`,
             ...s.recovery.map(
               (r) =>

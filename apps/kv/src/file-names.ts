@@ -64,7 +64,8 @@ export function listStore(dir: StoreDir): StoreListing {
     if (m) {
       if (validFileId(Number(m[1]))) hintIds.add(Number(m[1]));
       else foreign.push(name);
-    } else if (name.endsWith(".tmp")) temps.push(name);
+    } else if (name.endsWith(".tmp") && dir.ops.stat(dir.file(name), false)?.isDirectory === false)
+      temps.push(name); // removed unfollowed; a directory of that name is not the store's, and is left alone
   }
   dataIds.sort((a, b) => a - b);
   return { dataIds, hintIds, temps, foreign };

@@ -1,7 +1,7 @@
 import { BigEndian } from "@rafkit/bits";
 import { keyIdOf, writeLatin1 } from "./bytes";
 import { crc32 } from "./crc32";
-import { HEADER_SIZE } from "./record";
+import { HEADER_SIZE, MAX_KEY_LENGTH, MAX_VALUE_LENGTH } from "./record";
 
 /**
  * A hint file lists the records of one data file, without values, so that opening needs no data scan:
@@ -107,13 +107,16 @@ function decode(bytes: Uint8Array): Hint | null {
   for (let i = 0; i < count; i++) {
     if (off + ENTRY > f) return null;
     const keyLength = BigEndian.getInt32(bytes, off + 8);
-    if (keyLength < 1 || off + ENTRY + keyLength > f) return null;
+    if (keyLength < 1 || keyLength > MAX_KEY_LENGTH || off + ENTRY + keyLength > f) return null;
     const offset = BigEndian.getSafeInt64(bytes, off + 16);
     const valueLength = BigEndian.getInt32(bytes, off + 12);
-    if (offset < 0 || valueLength < -1) return null;
+    if (offset < 0 || valueLength < -1 || valueLength > MAX_VALUE_LENGTH) return null;
     if (offset + HEADER_SIZE + keyLength + Math.max(valueLength, 0) > coveredLength) return null;
+    // As a record's header: the checksum held, yet no writer makes such a timestamp.
+    const timestamp = BigEndian.getSafeInt64(bytes, off);
+    if (timestamp < 0) return null;
     entries.push({
-      timestamp: BigEndian.getSafeInt64(bytes, off),
+      timestamp,
       valueLength,
       offset,
       id: keyIdOf(bytes, off + ENTRY, off + ENTRY + keyLength),

@@ -1,7 +1,7 @@
 import { BigEndian } from "@rafkit/bits";
 import { crc32 } from "./crc32";
 import { KvError } from "./errors";
-import { dataFileName, listStore, MARKER_FILE } from "./file-names";
+import { dataFileName, listStore, MARKER_FILE, MAX_FILE_ID } from "./file-names";
 import type { StoreDir } from "./store-dir";
 
 /**
@@ -23,7 +23,16 @@ export function readMarker(dir: StoreDir): number {
   ) {
     throw new KvError("ERR_KV_CORRUPT", `compaction marker ${path} is damaged`, path);
   }
-  return BigEndian.getSafeInt64(bytes, 4);
+  // Its checksum holds, yet a value no compaction writes (a file id, or 0 for none) is damage all the same.
+  const firstLive = BigEndian.getBigInt64(bytes, 4);
+  if (firstLive < 0n || firstLive > BigInt(MAX_FILE_ID)) {
+    throw new KvError(
+      "ERR_KV_CORRUPT",
+      `compaction marker ${path} names data file ${firstLive}, which no store numbers`,
+      path,
+    );
+  }
+  return Number(firstLive);
 }
 
 /** Commits a compaction: data files numbered below `firstLiveId` become obsolete. */

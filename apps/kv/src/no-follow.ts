@@ -11,11 +11,13 @@ import {
 // only a mode), so the store checks instead: `lstat` before the open, then the opened descriptor's device and inode
 // (`fstat`) against what is at the path, which closes the window in which a link could be swapped in between.
 
-/** Device and inode of a file, and whether the path itself is a symbolic link (`lstat`). */
+/** Device and inode of a file, whether the path itself is a symbolic link (`lstat`), and what else it is. */
 interface Identity {
   readonly dev: bigint;
   readonly ino: bigint;
   readonly link: boolean;
+  /** Not a regular file nor a link: "directory", "FIFO", "socket", "device"; undefined for a regular file. */
+  readonly special?: string;
 }
 
 /**
@@ -25,6 +27,17 @@ interface Identity {
 export function linkError(path: string, why = "is a symbolic link"): SystemCallError {
   const error = systemCallError(-errnoOf("ELOOP"), "open", path);
   error.message = `${path} ${why}, which rafkv does not follow (it makes none itself): ELOOP, open '${path}'`;
+  return error;
+}
+
+/**
+ * The error a directory, FIFO, socket or device where a store file belongs gets, before any open: opening a FIFO
+ * would wait for a writer forever. `EISDIR` for a directory (as a writing open answers), else `EINVAL`.
+ */
+export function specialFileError(path: string, kind: string): SystemCallError {
+  const code = kind === "directory" ? "EISDIR" : "EINVAL";
+  const error = systemCallError(-errnoOf(code), "open", path);
+  error.message = `${path} is a ${kind}, not a regular file, which rafkv does not open: ${code}, open '${path}'`;
   return error;
 }
 
@@ -47,6 +60,7 @@ export function openNoFollow(path: string, mode: "r" | "rw", backend?: Backend):
   for (let attempt = 1; ; attempt++) {
     const before = pathIdentity(path);
     if (before?.link) throw linkError(path);
+    if (before?.special !== undefined) throw specialFileError(path, before.special);
     const file = new RandomAccessFile(path, mode, options);
     let replaced = false;
     try {
@@ -76,7 +90,17 @@ function same(atPath: Identity | undefined, opened: Identity): boolean {
 
 function pathIdentity(path: string): Identity | undefined {
   const s = fs.lstatSync(path, { bigint: true, throwIfNoEntry: false });
-  return s === undefined ? undefined : { dev: s.dev, ino: s.ino, link: s.isSymbolicLink() };
+  if (s === undefined) return undefined;
+  const link = s.isSymbolicLink();
+  if (link || s.isFile()) return { dev: s.dev, ino: s.ino, link };
+  const special = s.isDirectory()
+    ? "directory"
+    : s.isFIFO()
+      ? "FIFO"
+      : s.isSocket()
+        ? "socket"
+        : "device";
+  return { dev: s.dev, ino: s.ino, link, special };
 }
 
 /** `fstat` of an OS descriptor; null where the OS or runtime cannot say (a Windows handle, say). */

@@ -12,6 +12,29 @@ export function checkOptionsObject(options: unknown, what: string): void {
   }
 }
 
+/** The methods of a {@link DirectoryOps}, which `options.directory` must all have. */
+const DIRECTORY_OPS = [
+  "list",
+  "stat",
+  "makeDirectory",
+  "realPath",
+  "rename",
+  "remove",
+  "syncDirectory",
+  "readFile",
+  "writeFileSynced",
+  "openData",
+] as const;
+
+/** Throws `ERR_KV_INVALID_ARG` unless `options` is an object whose `onProgress`, if given, is a function. */
+export function checkProgressOptions(options: { onProgress?: unknown }, what: string): void {
+  checkOptionsObject(options, what);
+  if (options.onProgress !== undefined && typeof options.onProgress !== "function") {
+    const got = options.onProgress === null ? "null" : typeof options.onProgress;
+    throw new KvError("ERR_KV_INVALID_ARG", `onProgress of ${what} must be a function, got ${got}`);
+  }
+}
+
 /** Throws `ERR_KV_INVALID_ARG` for options {@link OpenOptions} does not allow. */
 export function checkOpenOptions(options: OpenOptions): void {
   checkOptionsObject(options, "open");
@@ -32,6 +55,18 @@ export function checkOpenOptions(options: OpenOptions): void {
     throw new KvError(
       "ERR_KV_INVALID_ARG",
       `cacheSize must be a number of bytes, 0 or more, got ${String(cacheSize)}`,
+    );
+  }
+  const ops: unknown = options.directory;
+  if (
+    ops !== undefined &&
+    (typeof ops !== "object" ||
+      ops === null ||
+      !DIRECTORY_OPS.every((m) => typeof (ops as Record<string, unknown>)[m] === "function"))
+  ) {
+    throw new KvError(
+      "ERR_KV_INVALID_ARG",
+      `directory must be a DirectoryOps (${DIRECTORY_OPS.join(", ")}), got ${ops === null ? "null" : typeof ops}`,
     );
   }
   if (options.readOnly && options.repair) {

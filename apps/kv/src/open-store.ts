@@ -1,3 +1,4 @@
+import { KvError } from "./errors";
 import { loadRetrying } from "./listing-changed";
 import { checkIsStore, checkOpenOptions, ensureDirectory } from "./open-checks";
 import type { OpenOptions } from "./options";
@@ -22,6 +23,8 @@ export interface Opened {
  * the lock.
  */
 export async function openState(dir: string, options: OpenOptions): Promise<Opened> {
+  if (typeof dir !== "string" || dir === "")
+    throw new KvError("ERR_KV_INVALID_ARG", "the store directory must be a non-empty path string");
   checkOpenOptions(options);
   const readOnly = options.readOnly ?? false;
   const create = !readOnly && (options.create ?? true);

@@ -173,7 +173,7 @@ class Loader {
       if (hint && !repair) {
         // The hint says what was written: the key directory follows it even where the data disagrees, so that a
         // read of a damaged record fails its check instead of returning an older value.
-        const bad = hintMismatch(file, hint.entries);
+        const bad = hintMismatch(file, hint.entries, hint.coveredLength);
         if (bad >= 0) damage(id, bad, 0);
         for (const h of hint.entries) apply(h);
         // A hint that disagrees with its file (another file's hint copied over it, say) cannot say what the file
@@ -204,7 +204,7 @@ class Loader {
           damage(id, h.offset, recordSize(h.id.length, h.valueLength));
           apply({ id: h.id, timestamp: h.timestamp, valueLength: -1, offset: h.offset });
         }
-        if (!stale && !hintMatches(hint.entries, seen)) {
+        if (!stale && !hintMatches(hint.entries, seen, hint.coveredLength)) {
           stale = true;
           // A hint that disagrees with records that are intact: the repair's compaction rewrites the file anyway.
           damageIn(hintFileName(id), 0, 0);

@@ -6,7 +6,7 @@ import type { DataFile } from "./data-file";
 import { KvError } from "./errors";
 import { GroupCommit } from "./group-commit";
 import { removeLostHints } from "./leftovers";
-import { checkOptionsObject } from "./open-checks";
+import { checkOptionsObject, checkProgressOptions } from "./open-checks";
 import { openState } from "./open-store";
 import type { OpenOptions, ProgressCallback, SyncMode } from "./options";
 import { matchingIds, ValueReader } from "./reads";
@@ -58,6 +58,8 @@ export class Store {
   #state: StoreState;
   #closed = false;
   #closing = false;
+  /** The running (or finished) close, which every call of {@link close} answers with. */
+  #closeCall: Promise<void> | undefined;
   #compaction: Promise<CompactionResult> | null = null;
   #compactions = 0;
   /** A data file whose cut back after a failed write failed: the reloads read it only up to `end`. */
@@ -264,7 +266,7 @@ export class Store {
    */
   compact(options: { onProgress?: ProgressCallback } = {}): Promise<CompactionResult> {
     try {
-      checkOptionsObject(options, "compact");
+      checkProgressOptions(options, "compact");
       this.#checkWritable();
     } catch (error) {
       return Promise.reject(error);
@@ -312,7 +314,7 @@ export class Store {
    */
   verify(options: { onProgress?: ProgressCallback } = {}): Promise<VerifyReport> {
     try {
-      checkOptionsObject(options, "verify");
+      checkProgressOptions(options, "verify");
       this.#checkOpen();
     } catch (error) {
       return Promise.reject(error);
@@ -334,8 +336,17 @@ export class Store {
   // ---------------------------------------------------------------- close
 
   /** Waits for pending writes, stops a running compaction, writes the active file's hint, and releases the lock. */
-  async close(): Promise<void> {
-    if (this.#closed || this.#closing) return;
+  close(): Promise<void> {
+    // A second call while the first runs settles with it (once it has, the lock is free for a reopen); one after
+    // it has settled resolves, as a call on a closed store always did.
+    if (this.#closed && this.#closeCall === undefined) return Promise.resolve();
+    this.#closeCall ??= this.#close().finally(() => {
+      this.#closeCall = Promise.resolve();
+    });
+    return this.#closeCall;
+  }
+
+  async #close(): Promise<void> {
     this.#closing = true;
     try {
       if (this.#compaction) await this.#compaction.catch(() => undefined);

@@ -44,7 +44,10 @@ export interface StoreStats {
   readonly totalBytes: number;
   /** Bytes of live records. */
   readonly liveBytes: number;
-  /** Bytes that a compaction would reclaim. */
+  /**
+   * Bytes of data files that are not live records: superseded records and tombstones, which a compaction reclaims,
+   * and the sync points (28 bytes each) that attest how much of a file was synced, which every file keeps.
+   */
   readonly deadBytes: number;
   /** Compactions finished since open. */
   readonly compactions: number;

@@ -75,7 +75,9 @@ export async function verifyStore(
       const entries = reader
         ? hint.entries.filter((h) => h.offset + recordSize(h.id.length, h.valueLength) <= file.size)
         : hint.entries;
-      if (!hintMatches(entries, seen)) problems.push(`${hintFileName(id)}: does not match ${name}`);
+      const covered = reader ? Math.min(hint.coveredLength, file.size) : hint.coveredLength;
+      if (!hintMatches(entries, seen, covered))
+        problems.push(`${hintFileName(id)}: does not match ${name}`);
     }
     doneBytes += file.size;
     onProgress?.(doneBytes, total);

@@ -103,3 +103,77 @@ describe("argument checks", () => {
     await again.close();
   });
 });
+
+describe("arguments of the wrong kind are ERR_KV_INVALID_ARG, before anything is done", () => {
+  const invalid = { code: "ERR_KV_INVALID_ARG" };
+
+  it("open: a store directory that is no path string, a directory option that is no DirectoryOps", async () => {
+    for (const dir of [123, null, ""])
+      await expect(open(dir as string)).rejects.toMatchObject(invalid);
+    const at = path.join(tempDir(), "db");
+    for (const directory of [{}, null, "fs"])
+      await expect(open(at, { directory: directory as never })).rejects.toMatchObject(invalid);
+    expect(fs.existsSync(at)).toBe(false);
+  });
+
+  it("compact and verify: an onProgress that is no function, refused before the active file is sealed", async () => {
+    const db = await open(tempDir());
+    await db.put("a", "1");
+    const files = db.stats().files;
+    await expect(db.compact({ onProgress: 5 as never })).rejects.toMatchObject(invalid);
+    await expect(db.verify({ onProgress: "x" as never })).rejects.toMatchObject(invalid);
+    expect(db.stats().files).toBe(files);
+    await db.close();
+  });
+
+  it("put: a value whose ArrayBuffer was transferred (it reads as empty) is refused, not stored as empty", async () => {
+    const db = await open(tempDir());
+    const value = new Uint8Array([1, 2, 3]);
+    structuredClone(value.buffer, { transfer: [value.buffer] });
+    await expect(db.put("k", value)).rejects.toMatchObject(invalid);
+    expect(await db.get("k")).toBeUndefined();
+    await db.put("empty", new Uint8Array(0)); // an empty value of a live buffer is one
+    expect(await db.get("empty")).toEqual(new Uint8Array(0));
+    await db.close();
+  });
+
+  it("backup: a destination that is no path string, or is inside the store (also through a link)", async () => {
+    const dir = tempDir();
+    const db = await open(dir);
+    await db.put("a", "1");
+    const link = path.join(tempDir(), "to-store");
+    fs.symlinkSync(dir, link);
+    for (const dest of [
+      5,
+      null,
+      "",
+      dir,
+      path.join(dir, "0000000050.data"),
+      path.join(dir, "sub/x"),
+      `${link}/b`,
+    ])
+      await expect(db.backup(dest as string)).rejects.toMatchObject(invalid);
+    await db.close();
+    expect(fs.readdirSync(dir).sort()).toEqual(["0000000001.data", "0000000001.hint", "LOCK"]);
+    const again = await open(dir, { readOnly: true });
+    expect(await again.getString("a")).toBe("1");
+    await again.close();
+  });
+});
+
+describe("close", () => {
+  it("called again while it runs settles with it: then the store can be opened again at once", async () => {
+    const dir = tempDir();
+    const db = await open(dir);
+    for (let i = 0; i < 300; i++) await db.put(`k${i}`, "v".repeat(100));
+    const compaction = db.compact().catch(() => undefined);
+    const first = db.close();
+    await db.close();
+    const again = await open(dir);
+    expect(await again.getString("k7")).toBe("v".repeat(100));
+    await again.close();
+    await first;
+    await compaction;
+    await db.close(); // closed: resolves
+  });
+});
