@@ -1,7 +1,6 @@
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { defineConfig, type Options } from "tsup";
-import { NODE_TYPES } from "./tsup.shared.ts";
 
 /**
  * A package's browser build: ESM (and CJS) for browsers, where every `node:` import of the shared sources resolves to
@@ -9,11 +8,7 @@ import { NODE_TYPES } from "./tsup.shared.ts";
  * `node:os`), and a `node:` module without a shim fails the build. The shared sources stay as they are, so
  * the Node build is untouched; the globals listed in `inject` (`process`, `Buffer`) come from shims too.
  */
-export function browserBuildConfig(
-  entry: Record<string, string>,
-  inject: string[] = [],
-  { nodeTypes = false } = {},
-) {
+export function browserBuildConfig(entry: Record<string, string>, inject: string[] = []) {
   const shims = join(process.cwd(), "src/browser/node-shims");
   const options: Options = {
     entry,
@@ -21,11 +16,8 @@ export function browserBuildConfig(
     format: ["esm", "cjs"],
     platform: "browser",
     target: "es2022",
-    dts: {
-      compilerOptions: { ignoreDeprecations: "6.0", lib: ["ES2023", "DOM"] },
-      // The stream factories' types are node:stream's, as on Node (they throw in a browser).
-      ...(nodeTypes ? { banner: NODE_TYPES } : {}),
-    },
+    // No reference to @types/node here: it would bring Node's globals into every browser project that has it.
+    dts: { compilerOptions: { ignoreDeprecations: "6.0", lib: ["ES2023", "DOM"] } },
     sourcemap: true,
     clean: false,
     removeNodeProtocol: false,

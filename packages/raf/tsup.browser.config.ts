@@ -1,7 +1,6 @@
 import { browserBuildConfig } from "../../tsup.browser.ts";
 
-export default browserBuildConfig(
-  { browser: "src/browser.ts" },
-  ["process.ts", "buffer-global.ts"],
-  { nodeTypes: true },
-);
+export default browserBuildConfig({ browser: "src/browser.ts" }, [
+  "process.ts",
+  "buffer-global.ts",
+]);

@@ -33,6 +33,7 @@ export const asyncCases: Record<string, () => unknown> = {
       const held = await other.tryLock();
       eq(held instanceof AsyncFileLock, true, "nothing of the closed instance is still held");
       const g = await AsyncRandomAccessFile.open(path, "rw");
+      void g.length(); // ahead in the queue: the lock's turn comes after close() is called
       const refused = g.lock().catch((e: { code?: string }) => e.code);
       await g.close();
       eq(await refused, "ERR_RAF_CLOSED", "a lock that would wait is cancelled");

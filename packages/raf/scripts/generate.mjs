@@ -77,7 +77,7 @@ export interface Primitive<R, W = R> {
   set(c: ViewCodec, d: DataView, i: number, v: W): void;
   /**
    * \`v\` itself when it is of the writer's type, else \`ERR_INVALID_ARG_TYPE\`: checked before a writer reads the
-   * pointer, and never converted, so no user code (a \`valueOf\`) runs. A \`long\`'s is its codec call's own check.
+   * pointer, and never converted, so no user code (a \`valueOf\`) runs.
    */
   check(v: W): W;
 }
@@ -87,7 +87,8 @@ const isBoolean = (v: boolean): boolean =>
 const isNumber = (v: number): number => (typeof v === "number" ? v : invalidValue("a number", v));
 const isCharValue = (v: string | number): string | number =>
   typeof v === "string" || typeof v === "number" ? v : invalidValue("a string or a number", v);
-const same = <T>(v: T): T => v;
+const isLongValue = (v: bigint | number): bigint | number =>
+  typeof v === "bigint" || typeof v === "number" ? v : invalidValue("a bigint or a number", v);
 
 ${PRIMITIVES.map(tableEntry).join("\n\n")}
 

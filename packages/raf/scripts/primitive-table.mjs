@@ -4,7 +4,7 @@
 /**
  * How a writer checks its argument's type before it reads the pointer: `fn` is the table's `check`, `line` the
  * writer's first statement. A value of another type is `ERR_INVALID_ARG_TYPE` (nothing converted, so no user code,
- * a `valueOf`, runs); a `long`'s codec call checks its own (a `bigint` or a safe-integer `number`).
+ * a `valueOf`, runs); a `long`'s codec call then checks that a `number` is a safe integer.
  */
 export const CHECK = {
   boolean: { fn: "isBoolean", line: 'if (typeof v !== "boolean") invalidValue("a boolean", v);' },
@@ -13,7 +13,10 @@ export const CHECK = {
     fn: "isCharValue",
     line: 'if (typeof v !== "string" && typeof v !== "number") invalidValue("a string or a number", v);',
   },
-  codec: { fn: "same", line: undefined },
+  long: {
+    fn: "isLongValue",
+    line: 'if (typeof v !== "bigint" && typeof v !== "number") invalidValue("a bigint or a number", v);',
+  },
 };
 
 /**
@@ -134,7 +137,7 @@ export const PRIMITIVES = [
     codec: "BigInt64",
     read: "bigint",
     write: "bigint | number",
-    check: "codec",
+    check: "long",
     encode: encodeLong,
     throws: "encode",
   },

@@ -18,7 +18,7 @@ export interface Primitive<R, W = R> {
   set(c: ViewCodec, d: DataView, i: number, v: W): void;
   /**
    * `v` itself when it is of the writer's type, else `ERR_INVALID_ARG_TYPE`: checked before a writer reads the
-   * pointer, and never converted, so no user code (a `valueOf`) runs. A `long`'s is its codec call's own check.
+   * pointer, and never converted, so no user code (a `valueOf`) runs.
    */
   check(v: W): W;
 }
@@ -28,7 +28,8 @@ const isBoolean = (v: boolean): boolean =>
 const isNumber = (v: number): number => (typeof v === "number" ? v : invalidValue("a number", v));
 const isCharValue = (v: string | number): string | number =>
   typeof v === "string" || typeof v === "number" ? v : invalidValue("a string or a number", v);
-const same = <T>(v: T): T => v;
+const isLongValue = (v: bigint | number): bigint | number =>
+  typeof v === "bigint" || typeof v === "number" ? v : invalidValue("a bigint or a number", v);
 
 /** `boolean`: one byte, true when not 0. */
 export const BOOLEAN: Primitive<boolean> = {
@@ -94,7 +95,7 @@ export const LONG: Primitive<bigint, bigint | number> = {
     if (typeof v === "bigint") c.setBigInt64(d, i, v);
     else c.setSafeInt64(d, i, v);
   },
-  check: same,
+  check: isLongValue,
 };
 
 /** `long` as a `number`: a `RangeError` when it is not a safe integer. */
@@ -102,7 +103,7 @@ export const LONG_AS_NUMBER: Primitive<number, bigint | number> = {
   width: 8,
   get: (c, d, i) => c.getSafeInt64(d, i),
   set: LONG.set,
-  check: same,
+  check: isLongValue,
 };
 
 /** `float`: IEEE 754 single; NaN written as Java's canonical NaN. */

@@ -1,11 +1,30 @@
+import type { NumericArray } from "@rafkit/bits";
 import { invalidArgType } from "./errors";
 
-// The typed arrays' own getters, not a subclass's: a kind and a length no override can fake, from any realm.
+// The typed arrays' own getters, not a subclass's: a kind, a length and memory no override can fake, from any realm.
 const TypedArrayPrototype = Object.getPrototypeOf(Uint8Array.prototype) as object;
 const intrinsic = (key: PropertyKey) =>
   Object.getOwnPropertyDescriptor(TypedArrayPrototype, key)?.get as (this: unknown) => unknown;
 const kindOf = intrinsic(Symbol.toStringTag) as (this: unknown) => string | undefined;
 const lengthOf = intrinsic("length") as (this: unknown) => number;
+const bufferOf = intrinsic("buffer") as (this: unknown) => ArrayBufferLike;
+const byteOffsetOf = intrinsic("byteOffset") as (this: unknown) => number;
+
+type ArrayConstructor = new (
+  buffer: ArrayBufferLike,
+  byteOffset: number,
+  length: number,
+) => NumericArray;
+const CONSTRUCTORS: Readonly<Record<string, ArrayConstructor>> = {
+  Int16Array,
+  Uint16Array,
+  Int32Array,
+  Uint32Array,
+  BigInt64Array,
+  BigUint64Array,
+  Float32Array,
+  Float64Array,
+};
 
 /** What a bulk method (`readInts`, …) takes: its element width and the typed arrays of that kind. @internal */
 export interface ArrayKind {
@@ -42,10 +61,16 @@ export function byteCount(bytes: unknown, what: string): number {
   return lengthOf.call(bytes);
 }
 
-/** The length of `array`, a typed array of `kind`, else `ERR_INVALID_ARG_TYPE` (before any I/O). */
-export function elementCount(array: unknown, kind: ArrayKind, what: string): number {
+/**
+ * `array`, a typed array of `kind`, else `ERR_INVALID_ARG_TYPE` (before any I/O). A subclass's, or another realm's,
+ * comes back as a plain view of the same memory: the bulk codecs then read no overridden `buffer`, `byteOffset` or
+ * `length` that could point them outside it.
+ */
+export function checkedArray(array: unknown, kind: ArrayKind, what: string): NumericArray {
   const name = kindOf.call(array);
   if (name === undefined || !kind.names.includes(name))
     throw invalidArgType(what, kind.expected, array);
-  return lengthOf.call(array);
+  const Plain = CONSTRUCTORS[name]!;
+  if (Object.getPrototypeOf(array) === Plain.prototype) return array as NumericArray;
+  return new Plain(bufferOf.call(array), byteOffsetOf.call(array), lengthOf.call(array));
 }

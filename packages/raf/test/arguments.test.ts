@@ -270,6 +270,29 @@ describe.each(["sync", "async"] as const)(
       },
     );
 
+    test("a bulk array's subclass cannot point the read outside its view (byteOffset, buffer, length overridden)", async () => {
+      const p = tmp("lying-array.bin");
+      writeFileSync(p, Uint8Array.of(0, 0, 0, 1, 0, 0, 0, 2));
+      const f =
+        kind === "sync"
+          ? new RandomAccessFile(p, "r", { backend })
+          : await AsyncRandomAccessFile.open(p, "r", { backend });
+      class Lying extends Int32Array {
+        override get byteOffset(): number {
+          return 0;
+        }
+        override get length(): number {
+          return 4;
+        }
+      }
+      const memory = new ArrayBuffer(16);
+      const view = new Lying(memory, 8, 2);
+      await f.readInts(view);
+      expect([...view]).toEqual([1, 2]);
+      expect([...new Int32Array(memory, 0, 2)]).toEqual([0, 0]);
+      await f.close();
+    });
+
     test("a Buffer is bytes; a Uint8Array subclass's own length getter is not believed", async () => {
       const p = tmp("subclass.bin");
       const f =
@@ -289,3 +312,37 @@ describe.each(["sync", "async"] as const)(
     });
   },
 );
+
+describe.each(["sync", "async"] as const)("writers' values (%s class)", (kind) => {
+  test("a value of the wrong type is refused before the full window is flushed, writeLong too; in mode r too", async () => {
+    const p = tmp("values.bin");
+    const f =
+      kind === "sync"
+        ? new RandomAccessFile(p, "rw", { backend, bufferSize: 8 })
+        : await AsyncRandomAccessFile.open(p, "rw", { backend, bufferSize: 8 });
+    await f.writeLong(1n); // the window is full, nothing flushed yet
+    const refused = { name: "TypeError", code: "ERR_INVALID_ARG_TYPE" };
+    const outcome = (call: () => unknown) =>
+      (async () => call())().then(
+        () => ({ name: "no error", code: undefined }),
+        (e: { name?: string; code?: string }) => ({ name: e.name, code: e.code }),
+      );
+    for (const call of [
+      () => f.writeLong("x" as never),
+      () => f.writeLong(undefined as never),
+      () => f.writeLongAt(0, {} as never),
+      () => f.writeInt("x" as never),
+      () => f.writeDoubleAt(0, "1" as never),
+    ])
+      expect(await outcome(call)).toEqual(refused);
+    expect(readFileSync(p).length).toBe(0);
+    await f.close();
+    const r =
+      kind === "sync"
+        ? new RandomAccessFile(p, "r", { backend })
+        : await AsyncRandomAccessFile.open(p, "r", { backend });
+    for (const call of [() => r.writeLong("x" as never), () => r.writeLongAt(0, null as never)])
+      expect(await outcome(call)).toEqual(refused);
+    await r.close();
+  });
+});

@@ -71,6 +71,14 @@ describe("the browser classes over a Blob", () => {
     );
     await expect(RandomAccessFile.open(new Blob([BYTES]), "r", bad)).rejects.toMatchObject(refused);
     expect(number()).toBe(before + 1);
+    // A File named with a NUL opens (its path drops the NUL) rather than failing with the Blob kept.
+    const named = await AsyncRandomAccessFile.open(new File([BYTES], "a\u0000b.class"), "r");
+    expect([named.path.endsWith("/ab.class"), await named.readInt()]).toEqual([
+      true,
+      0xcafebabe | 0,
+    ]);
+    await named.close();
+    expect(number()).toBe(before + 3);
   });
 
   test("the sync class over a Blob needs FileReaderSync (workers): without it, reads are ENOSYS", async () => {

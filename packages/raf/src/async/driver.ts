@@ -12,7 +12,7 @@ import {
 } from "../operations";
 import { rangeLength, toPosition } from "../position";
 import type { Primitive } from "../primitives";
-import { type ArrayKind, elementCount } from "../typed-arrays";
+import { type ArrayKind, checkedArray } from "../typed-arrays";
 import { complete } from "../window/complete";
 import type { Window } from "../window/window";
 
@@ -218,7 +218,7 @@ export class AsyncDriver {
     return this.submit(() => readPrimitive(this.w, p));
   }
 
-  /** A primitive write that the window cannot take at once: queued. `v` is converted already. */
+  /** A primitive write that the window cannot take at once: queued. `v`'s type is checked already. */
   put<W>(p: Primitive<unknown, W>, v: W): Promise<void> {
     return this.submit(() => writePrimitive(this.w, p, v));
   }
@@ -275,8 +275,9 @@ export class AsyncDriver {
     kind: ArrayKind,
   ): Promise<void> {
     return this.submit(() => {
-      const n = rangeLength(off, count, elementCount(dst, kind, "dst"));
-      return readArray(this.w, this.order, dst, off, n, kind.width);
+      const a = checkedArray(dst, kind, "dst");
+      const n = rangeLength(off, count, a.length);
+      return readArray(this.w, this.order, a, off, n, kind.width);
     });
   }
 
@@ -288,8 +289,9 @@ export class AsyncDriver {
     kind: ArrayKind,
   ): Promise<void> {
     return this.submit(() => {
-      const n = rangeLength(off, count, elementCount(src, kind, "src"));
-      return writeArray(this.w, this.order, src, off, n, kind.width);
+      const a = checkedArray(src, kind, "src");
+      const n = rangeLength(off, count, a.length);
+      return writeArray(this.w, this.order, a, off, n, kind.width);
     });
   }
 }

@@ -223,6 +223,7 @@ export abstract class AsyncRandomAccessFilePrimitives
   writeLong(v: bigint | number): Promise<void> {
     const d = this.#d;
     try {
+      if (typeof v !== "bigint" && typeof v !== "number") invalidValue("a bigint or a number", v);
       const w = d.w;
       const i = w.cursor;
       if (d.busy || i + 8 > w.runEnd) return d.put(LONG as Primitive<unknown, bigint | number>, v);

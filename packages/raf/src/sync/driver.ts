@@ -10,7 +10,7 @@ import {
 import { at, type Op, readArray, writeArray } from "../operations";
 import { rangeLength, toPosition } from "../position";
 import type { Primitive } from "../primitives";
-import { type ArrayKind, elementCount } from "../typed-arrays";
+import { type ArrayKind, checkedArray } from "../typed-arrays";
 import { complete } from "../window/complete";
 import { endPrimitiveRead, planRead } from "../window/read-planning";
 import { IO, requestFlush, type Step } from "../window/request";
@@ -277,13 +277,15 @@ export class SyncDriver {
 
   /** A bulk read (`readInts`, …) of `count` elements (default: to the end of `dst`) into an array of `kind`. */
   readArray(dst: NumericArray, off: number, count: number | undefined, kind: ArrayKind): void {
-    const n = rangeLength(off, count, elementCount(dst, kind, "dst"));
-    this.run(readArray(this.w, this.order, dst, off, n, kind.width));
+    const a = checkedArray(dst, kind, "dst");
+    const n = rangeLength(off, count, a.length);
+    this.run(readArray(this.w, this.order, a, off, n, kind.width));
   }
 
   /** A bulk write (`writeInts`, …) of `count` elements (default: to the end of `src`) from an array of `kind`. */
   writeArray(src: NumericArray, off: number, count: number | undefined, kind: ArrayKind): void {
-    const n = rangeLength(off, count, elementCount(src, kind, "src"));
-    this.run(writeArray(this.w, this.order, src, off, n, kind.width));
+    const a = checkedArray(src, kind, "src");
+    const n = rangeLength(off, count, a.length);
+    this.run(writeArray(this.w, this.order, a, off, n, kind.width));
   }
 }

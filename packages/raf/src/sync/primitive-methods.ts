@@ -247,6 +247,7 @@ export abstract class RandomAccessFilePrimitives
   }
 
   writeLong(v: bigint | number): void {
+    if (typeof v !== "bigint" && typeof v !== "number") invalidValue("a bigint or a number", v);
     const w = this.#w;
     const i = w.cursor;
     if (i + 8 > w.runEnd) {

@@ -33,7 +33,9 @@ export function blobPrimitives(errno: Readonly<Record<string, number>>): Primiti
     name: "blob",
     register(blob) {
       const name = (blob as { name?: unknown }).name;
-      const path = `blob:${++named}/${typeof name === "string" ? name : ""}`;
+      // A NUL in a file's name would make the path one no open takes, and the Blob would stay here for ever.
+      const shown = typeof name === "string" ? name.replaceAll("\u0000", "") : "";
+      const path = `blob:${++named}/${shown}`;
       waiting.set(path, blob);
       return path;
     },
