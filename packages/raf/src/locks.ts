@@ -8,6 +8,7 @@ import {
 } from "@rafkit/syscall-state";
 import {
   checkOptions,
+  invalidArgType,
   LockModeError,
   LockUnsupportedError,
   OverlappingFileLockError,
@@ -61,6 +62,9 @@ export function planLock(options: LockOptions, mode: FileMode, backend: SyncBack
  */
 export function lockRange(options: LockOptions, mode: FileMode): LockRange {
   checkOptions(options);
+  // Not truthiness: `shared: "yes"` taking an exclusive lock would be a silent surprise.
+  if (options.shared !== undefined && typeof options.shared !== "boolean")
+    throw invalidArgType("shared", "a boolean", options.shared);
   const shared = options.shared === true;
   if (!shared && mode === "r") throw new LockModeError();
   const position =

@@ -188,7 +188,7 @@ describe("open options", () => {
 });
 
 describe.each(["sync", "async"] as const)("method options (%s class)", (kind) => {
-  test("null options of lock, tryLock and the stream factories: ERR_INVALID_ARG_TYPE", async () => {
+  test("null options of lock, tryLock and the stream factories, a non-boolean shared: ERR_INVALID_ARG_TYPE", async () => {
     const p = tmp("method-options.bin");
     writeFileSync(p, new Uint8Array(8));
     const f = await open(kind, p);
@@ -198,7 +198,13 @@ describe.each(["sync", "async"] as const)("method options (%s class)", (kind) =>
       ["createWriteStream", () => f.createWriteStream(none)],
     ];
     if (backend === "native")
-      calls.push(["lock", () => f.lock(none)], ["tryLock", () => f.tryLock(none)]);
+      calls.push(
+        ["lock", () => f.lock(none)],
+        ["tryLock", () => f.tryLock(none)],
+        // Not truthiness: "yes" would have taken an exclusive lock.
+        ["lock shared 'yes'", () => f.lock({ shared: "yes" as never })],
+        ["tryLock shared 1", () => f.tryLock({ shared: 1 as never })],
+      );
     for (const [name, call] of calls) {
       const outcome = await (async () => call())().then(
         () => "no error",
