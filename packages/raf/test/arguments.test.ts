@@ -70,10 +70,16 @@ if (backend === "native") {
   );
 } else console.warn("native backend unavailable: lock arguments are not checked here");
 
-const open = async (kind: "sync" | "async", p: string): Promise<AnyFile> =>
+/** `p` opened by the `kind` class on this run's backend, in `mode` ("rw" by default), with `options`. */
+const open = async (
+  kind: "sync" | "async",
+  p: string,
+  mode: "r" | "rw" = "rw",
+  options: RandomAccessFileOptions = {},
+): Promise<AnyFile> =>
   kind === "sync"
-    ? new RandomAccessFile(p, "rw", { backend })
-    : AsyncRandomAccessFile.open(p, "rw", { backend });
+    ? new RandomAccessFile(p, mode, { backend, ...options })
+    : AsyncRandomAccessFile.open(p, mode, { backend, ...options });
 
 /**
  * Every call of {@link calls} with `bad` fails with `expected` ("name code") and changes nothing: not the pointer
@@ -253,10 +259,7 @@ describe.each(["sync", "async"] as const)(
         const p = tmp("containers.bin");
         const original = Uint8Array.from({ length: 64 }, (_, k) => 0x40 + k);
         writeFileSync(p, original);
-        const f =
-          kind === "sync"
-            ? new RandomAccessFile(p, "rw", { backend, ...options })
-            : await AsyncRandomAccessFile.open(p, "rw", { backend, ...options });
+        const f = await open(kind, p, "rw", options);
         await f.readInt(); // some of the file in the window
         await f.seek(32);
         const failures: string[] = [];
@@ -279,10 +282,7 @@ describe.each(["sync", "async"] as const)(
     test("a bulk array's subclass cannot point the read outside its view (byteOffset, buffer, length overridden)", async () => {
       const p = tmp("lying-array.bin");
       writeFileSync(p, Uint8Array.of(0, 0, 0, 1, 0, 0, 0, 2));
-      const f =
-        kind === "sync"
-          ? new RandomAccessFile(p, "r", { backend })
-          : await AsyncRandomAccessFile.open(p, "r", { backend });
+      const f = await open(kind, p, "r");
       class Lying extends Int32Array {
         override get byteOffset(): number {
           return 0;
@@ -301,10 +301,7 @@ describe.each(["sync", "async"] as const)(
 
     test("a Buffer is bytes; a Uint8Array subclass's own length getter is not believed", async () => {
       const p = tmp("subclass.bin");
-      const f =
-        kind === "sync"
-          ? new RandomAccessFile(p, "rw", { backend })
-          : await AsyncRandomAccessFile.open(p, "rw", { backend });
+      const f = await open(kind, p);
       class Lying extends Uint8Array {
         override get length(): number {
           return 100;
@@ -322,10 +319,7 @@ describe.each(["sync", "async"] as const)(
 describe.each(["sync", "async"] as const)("writers' values (%s class)", (kind) => {
   test("a value of the wrong type is refused before the full window is flushed, writeLong too; in mode r too", async () => {
     const p = tmp("values.bin");
-    const f =
-      kind === "sync"
-        ? new RandomAccessFile(p, "rw", { backend, bufferSize: 8 })
-        : await AsyncRandomAccessFile.open(p, "rw", { backend, bufferSize: 8 });
+    const f = await open(kind, p, "rw", { bufferSize: 8 });
     await f.writeLong(1n); // the window is full, nothing flushed yet
     const refused = { name: "TypeError", code: "ERR_INVALID_ARG_TYPE" };
     const outcome = (call: () => unknown) =>
@@ -343,10 +337,7 @@ describe.each(["sync", "async"] as const)("writers' values (%s class)", (kind) =
       expect(await outcome(call)).toEqual(refused);
     expect(readFileSync(p).length).toBe(0);
     await f.close();
-    const r =
-      kind === "sync"
-        ? new RandomAccessFile(p, "r", { backend })
-        : await AsyncRandomAccessFile.open(p, "r", { backend });
+    const r = await open(kind, p, "r");
     for (const call of [() => r.writeLong("x" as never), () => r.writeLongAt(0, null as never)])
       expect(await outcome(call)).toEqual(refused);
     await r.close();
