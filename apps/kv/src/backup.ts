@@ -1,3 +1,4 @@
+import * as fs from "node:fs";
 import * as path from "node:path";
 import { type DamageNote, readDamaged, writeDamaged } from "./damage-file";
 import { KvError } from "./errors";
@@ -44,7 +45,7 @@ export function backupStore(
     throw new KvError("ERR_KV_INVALID_ARG", "backup destination must be a non-empty path string");
   const ops = state.dir.ops;
   const abs = path.resolve(dest);
-  if (within(state.dir.path, realPathOf(ops, abs)))
+  if (within(state.dir.path, realPathOf(ops, abs)) || underByIdentity(state.dir.path, abs))
     throw new KvError("ERR_KV_INVALID_ARG", "a store cannot be backed up into itself", abs);
   const stat = ops.stat(abs);
   if (stat !== undefined && (!stat.isDirectory || ops.list(abs).length > 0)) {
@@ -159,4 +160,18 @@ function realPathOf(ops: StoreDir["ops"], abs: string): string {
 function within(dir: string, p: string): boolean {
   const rel = path.relative(dir, p);
   return rel === "" || (rel !== ".." && !rel.startsWith(`..${path.sep}`) && !path.isAbsolute(rel));
+}
+
+/**
+ * Whether an existing ancestor of `abs` (or `abs`) is the directory `dir` itself, by device and inode: spellings
+ * differ where a file system ignores case (macOS, by default), which {@link within} compares exactly.
+ */
+function underByIdentity(dir: string, abs: string): boolean {
+  const store = fs.statSync(dir, { bigint: true, throwIfNoEntry: false });
+  if (store === undefined) return false;
+  for (let p = abs; ; p = path.dirname(p)) {
+    const s = fs.statSync(p, { bigint: true, throwIfNoEntry: false });
+    if (s !== undefined && s.dev === store.dev && s.ino === store.ino) return true;
+    if (path.dirname(p) === p) return false;
+  }
 }

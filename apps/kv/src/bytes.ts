@@ -12,20 +12,27 @@ const decoder = new TextDecoder("utf-8", { fatal: false });
 export function toBytes(value: Bytes, what: string): Uint8Array {
   if (typeof value === "string") return encoder.encode(value);
   if (value instanceof Uint8Array) {
-    // A transferred buffer's view reads as empty: storing "" for it would be a silent wrong value.
-    if (value.length === 0 && isDetached(value.buffer))
-      throw new KvError("ERR_KV_INVALID_ARG", `${what}'s ArrayBuffer is detached (transferred)`);
+    // A view of a transferred buffer, or one a resizable buffer shrank under, reads as empty: storing "" for it
+    // would be a silent wrong value, and copying it throws an engine TypeError.
+    if (value.length === 0 && !usable(value))
+      throw new KvError(
+        "ERR_KV_INVALID_ARG",
+        `${what}'s ArrayBuffer is detached (transferred) or shrank under it`,
+      );
     return value;
   }
   throw new KvError("ERR_KV_INVALID_ARG", `${what} must be a Uint8Array or a string`);
 }
 
-function isDetached(buffer: ArrayBufferLike): boolean {
+const NOTHING: readonly number[] = [];
+
+/** Whether an empty view can be copied: `set` throws for a detached or out-of-bounds one. */
+function usable(view: Uint8Array): boolean {
   try {
-    new Uint8Array(buffer, 0, 0);
-    return false;
-  } catch {
+    view.set(NOTHING);
     return true;
+  } catch {
+    return false;
   }
 }
 

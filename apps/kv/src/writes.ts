@@ -61,13 +61,15 @@ export function appendRecord(
   encodeRecordInto(active.buffer, at, ts, id, value);
   const offset = active.commit(size);
   commit.lastAppendAt = offset;
+  // In the hint as soon as it is in the file: a throw below (a table that cannot grow) must not leave a record
+  // the sealed hint lacks, which the next open would take for a hint with records left out.
+  state.activeHints.add(id, ts, value === null ? -1 : value.length, offset);
   if (value === null) state.keydir.delete(id);
   else {
     // The value is copied into the cache: the caller may reuse its buffer once put returns.
     const handle = cache.add(value, 0, value.length);
     state.keydir.set(id, state.activeId, offset, size, ts, handle, ascii);
   }
-  state.activeHints.add(id, ts, value === null ? -1 : value.length, offset);
 }
 
 /** Seals the active file (fsync, hint) and starts a new one. */

@@ -131,6 +131,16 @@ describe("arguments of the wrong kind are ERR_KV_INVALID_ARG, before anything is
     const value = new Uint8Array([1, 2, 3]);
     structuredClone(value.buffer, { transfer: [value.buffer] });
     await expect(db.put("k", value)).rejects.toMatchObject(invalid);
+    // A view a resizable buffer shrank under: out of bounds, it reads as empty too.
+    type Resizable = ArrayBuffer & { resize(length: number): void };
+    const Resizable = ArrayBuffer as unknown as new (
+      n: number,
+      o: { maxByteLength: number },
+    ) => Resizable;
+    const resizable = new Resizable(8, { maxByteLength: 16 });
+    const shrunk = new Uint8Array(resizable, 4, 4);
+    resizable.resize(2);
+    await expect(db.put("k", shrunk)).rejects.toMatchObject(invalid);
     expect(await db.get("k")).toBeUndefined();
     await db.put("empty", new Uint8Array(0)); // an empty value of a live buffer is one
     expect(await db.get("empty")).toEqual(new Uint8Array(0));
