@@ -1,5 +1,5 @@
 // The async class on a page's main thread: over OPFS (a worker owns the sync handles) and over a File.
-import { AsyncFileLock, AsyncRandomAccessFile } from "@rafkit/raf";
+import { AsyncFileLock, AsyncRandomAccessFile, RandomAccessFile } from "@rafkit/raf";
 import { eq, pendingOn, throwsCode } from "./check";
 
 const dir = `async-cases-${Date.now()}`;
@@ -38,6 +38,19 @@ export const asyncCases: Record<string, () => unknown> = {
       await g.close();
       eq(await refused, "ERR_RAF_CLOSED", "a lock that would wait is cancelled");
       await other.close();
+    },
+  "the sync class cannot work on a page's main thread: its open is ENOSYS, naming the async class":
+    async () => {
+      for (const target of [`${dir}/sync-on-main.bin`, new File([Uint8Array.of(1)], "x.bin")]) {
+        let error: { code?: string; message?: string } = {};
+        try {
+          await RandomAccessFile.open(target, "r");
+        } catch (e) {
+          error = e as typeof error;
+        }
+        eq(error.code, "ENOSYS", `open of ${String(target)}`);
+        eq(error.message?.includes("use AsyncRandomAccessFile"), true, "names the async class");
+      }
     },
   "a File whose file changed since it was picked reads as EIO, a typed error": async () => {
     const path = `${dir}/stale.bin`;

@@ -123,5 +123,6 @@ export const opfsCases: Record<string, () => unknown> = {
     eq([f.readInt(), f.readShort(), f.length()], [0xcafebabe | 0, 3, 6]);
     await throwsCode(() => f.writeByte(1), "EBADF");
     f.close();
+    await throwsCode(() => RandomAccessFile.open(new Blob([]), "rw"), "EACCES");
   },
 };

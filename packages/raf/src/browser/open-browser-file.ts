@@ -1,9 +1,11 @@
 import {
   type Backend,
   blobBackend,
+  errnoOf,
   type FileMode,
   getBackend,
   registerBlob,
+  systemCallError,
 } from "@rafkit/syscall-state/browser";
 import { checkOptions } from "../errors";
 import { parseMode } from "../modes";
@@ -18,6 +20,7 @@ export function browserTarget(
   target: string | URL | Blob,
   mode: FileMode,
   options: RandomAccessFileOptions,
+  sync = false,
 ): { path: string | URL; options: RandomAccessFileOptions; backend: Backend } {
   parseMode(mode);
   checkOptions(options);
@@ -26,9 +29,29 @@ export function browserTarget(
     const blobOptions = { bufferSize: BLOB_BUFFER_SIZE, ...options, backend };
     // Every check of the open first: a Blob registered for an open that then fails would be kept forever.
     planOpen("blob:", mode, blobOptions);
+    if (sync) refuseSyncWithout(backend, "blob:");
     return { path: registerBlob(target), options: blobOptions, backend };
   }
   const backend =
     typeof options.backend === "object" ? options.backend : getBackend(options.backend ?? "auto");
+  if (sync) refuseSyncWithout(backend, String(target));
   return { path: target as string | URL, options: { ...options, backend }, backend };
+}
+
+/**
+ * `ENOSYS` at the open, rather than at every call after it, where the sync class cannot work on this thread: the
+ * page's OPFS backend (`opfs-worker`) answers only its async twins, and a `Blob`'s sync reads need `FileReaderSync`.
+ */
+function refuseSyncWithout(backend: Backend, path: string): void {
+  const reader = (globalThis as { FileReaderSync?: unknown }).FileReaderSync;
+  const missing =
+    backend.name === "opfs-worker"
+      ? "OPFS has synchronous access handles"
+      : backend.name === "blob" && typeof reader !== "function"
+        ? "a Blob has synchronous reads (FileReaderSync)"
+        : undefined;
+  if (missing === undefined) return;
+  const error = systemCallError(-errnoOf("ENOSYS"), "open", path);
+  error.message = `${missing} only in a worker: on this thread use AsyncRandomAccessFile (ENOSYS, open '${path}')`;
+  throw error;
 }

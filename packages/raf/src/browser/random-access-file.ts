@@ -38,7 +38,7 @@ export class RandomAccessFile extends NodeRandomAccessFile {
     mode: FileMode,
     options: RandomAccessFileOptions = {},
   ): Promise<RandomAccessFile> {
-    const target = browserTarget(path, mode, options);
+    const target = browserTarget(path, mode, options, true);
     const plan = planOpen(target.path, mode, target.options);
     const fd = await target.backend.openAsync(plan.path, mode);
     if (fd < 0) throw systemCallError(fd, "open", plan.path);
