@@ -105,6 +105,7 @@ export class AsyncRandomAccessFile
     this.#locks = new HeldLocks(this.#w);
     this.#locking = new AsyncLocking(this.#d, this.#locks, plan.mode, plan.path);
     this.#guard = guard(this.#w, plan.backend);
+    this.#locks.anchor = this.#guard;
     this.#d.keepAlive = this.#guard;
   }
 

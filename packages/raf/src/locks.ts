@@ -210,6 +210,12 @@ export class HeldLocks {
   /** Each lock, with its record in the thread's registry. */
   readonly #held = new Map<LockBase, LockRange>();
   readonly #holder: LockHolder;
+  /**
+   * What keeps the file instance from being collected while it holds a lock (its leak guard): a collected
+   * instance's descriptor is closed, which would release a lock the program still counts on (Bun collects a
+   * module's variables once nothing reads them again).
+   */
+  anchor: object | undefined;
 
   constructor(holder: LockHolder) {
     this.#holder = holder;
@@ -254,6 +260,7 @@ export class HeldLocks {
 
   add<L extends LockBase>(lock: L, record: LockRange = holdInThread(this.#holder, lock)): L {
     this.#held.set(lock, record);
+    if (this.anchor !== undefined) lockHolders.add(this.anchor);
     return lock;
   }
 
@@ -262,6 +269,7 @@ export class HeldLocks {
     if (record === undefined) return;
     this.#held.delete(lock);
     releaseInThread(this.#holder, record);
+    if (this.#held.size === 0 && this.anchor !== undefined) lockHolders.delete(this.anchor);
   }
 
   /** Closing the descriptor released them all. */
@@ -269,5 +277,11 @@ export class HeldLocks {
     for (const l of this.#held.keys()) l.invalidate();
     this.#held.clear();
     forgetHolder(this.#holder);
+    if (this.anchor !== undefined) lockHolders.delete(this.anchor);
+    // The guard goes back to the pool at close: a closed instance still reachable must not keep it.
+    this.anchor = undefined;
   }
 }
+
+/** The anchors of the files that hold a lock in this thread: reachable from here, they are never collected. */
+const lockHolders = new Set<object>();

@@ -119,6 +119,7 @@ export class RandomAccessFile
     this.#latin1 = latin1Of(this.#w);
     this.#locks = new HeldLocks(this.#w);
     this.#guard = guard(this.#w, backend);
+    this.#locks.anchor = this.#guard;
   }
 
   get path(): string {

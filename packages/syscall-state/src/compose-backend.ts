@@ -2,7 +2,7 @@ import type { Advice, Backend, BackendFeatures, FileMode, LockRequest } from "./
 import { errnoOf } from "./errno";
 import { nodeError } from "./node-error";
 import { PRIMITIVES, type Primitives } from "./primitives";
-import { byteLengthOf } from "./typed-array";
+import { bufferOf, byteLengthOf, byteOffsetOf } from "./typed-array";
 
 const EINTR = -errnoOf("EINTR");
 const EAGAIN = -errnoOf("EAGAIN");
@@ -36,8 +36,17 @@ function isUint8ArrayOfAnotherRealm(buffer: unknown): boolean {
   );
 }
 
-/** Throws before any system call when a transfer would step outside `buffer` (native code would not check). */
-function checkTransfer(buffer: Uint8Array, offset: number, length: number, position: number): void {
+/**
+ * Throws before any system call when a transfer would step outside `buffer` (native code would not check); returns
+ * the buffer to hand on: a subclass's (or another realm's) as a plain view of its memory, since a runtime's
+ * `node:fs` may call its overridden methods (Deno's `fs.write` used a subclass's `subarray` and wrote its bytes).
+ */
+function checkTransfer(
+  buffer: Uint8Array,
+  offset: number,
+  length: number,
+  position: number,
+): Uint8Array {
   if (!(buffer instanceof Uint8Array) && !isUint8ArrayOfAnotherRealm(buffer)) {
     throw nodeError(TypeError, "ERR_INVALID_ARG_TYPE", "buffer must be a Uint8Array (or Buffer)");
   }
@@ -53,7 +62,13 @@ function checkTransfer(buffer: Uint8Array, offset: number, length: number, posit
     checkNumbers(offset, length, position);
     throw outOfRange(`position must be a non-negative safe integer, got ${position}`);
   }
+  const own = Object.getPrototypeOf(buffer);
+  if (own === Uint8Array.prototype || own === BUFFER_PROTOTYPE) return buffer;
+  return new Uint8Array(bufferOf.call(buffer), byteOffsetOf.call(buffer), size);
 }
+
+/** `Buffer.prototype` where there is one (Node, Bun, Deno; not a browser): a `Buffer` is handed on as it is. */
+const BUFFER_PROTOTYPE = (globalThis as { Buffer?: { prototype: object } }).Buffer?.prototype;
 
 /** On the failure path only: a value that is no number is a `TypeError`, as `node:fs` answers (`"0"`, `null`, `1n`). */
 function checkNumbers(offset: unknown, length: unknown, position: unknown): void {
@@ -248,15 +263,15 @@ export class ComposedBackend implements Backend {
   }
 
   pread(fd: number, buffer: Uint8Array, offset: number, length: number, position: number): number {
-    checkTransfer(buffer, offset, length, position);
+    const bytes = checkTransfer(buffer, offset, length, position);
     if (!isFd(fd)) return EBADF;
-    return retry(this.#p.pread, fd, buffer, offset, length, position);
+    return retry(this.#p.pread, fd, bytes, offset, length, position);
   }
 
   pwrite(fd: number, buffer: Uint8Array, offset: number, length: number, position: number): number {
-    checkTransfer(buffer, offset, length, position);
+    const bytes = checkTransfer(buffer, offset, length, position);
     if (!isFd(fd)) return EBADF;
-    return retry(this.#p.pwrite, fd, buffer, offset, length, position);
+    return retry(this.#p.pwrite, fd, bytes, offset, length, position);
   }
 
   preadFully(
@@ -266,10 +281,10 @@ export class ComposedBackend implements Backend {
     length: number,
     position: number,
   ): number {
-    checkTransfer(buffer, offset, length, position);
+    const bytes = checkTransfer(buffer, offset, length, position);
     if (!isFd(fd)) return EBADF;
-    if (length === 0) return retry(this.#p.pread, fd, buffer, offset, 0, position);
-    return transferFully(this.#p.pread, "read", fd, buffer, offset, length, position);
+    if (length === 0) return retry(this.#p.pread, fd, bytes, offset, 0, position);
+    return transferFully(this.#p.pread, "read", fd, bytes, offset, length, position);
   }
 
   pwriteFully(
@@ -279,10 +294,10 @@ export class ComposedBackend implements Backend {
     length: number,
     position: number,
   ): number {
-    checkTransfer(buffer, offset, length, position);
+    const bytes = checkTransfer(buffer, offset, length, position);
     if (!isFd(fd)) return EBADF;
-    if (length === 0) return retry(this.#p.pwrite, fd, buffer, offset, 0, position);
-    return transferFully(this.#p.pwrite, "write", fd, buffer, offset, length, position);
+    if (length === 0) return retry(this.#p.pwrite, fd, bytes, offset, 0, position);
+    return transferFully(this.#p.pwrite, "write", fd, bytes, offset, length, position);
   }
 
   size(fd: number): number {
@@ -347,9 +362,9 @@ export class ComposedBackend implements Backend {
     length: number,
     position: number,
   ): Promise<number> {
-    checkTransfer(buffer, offset, length, position);
+    const bytes = checkTransfer(buffer, offset, length, position);
     if (!isFd(fd)) return EBADF;
-    return retryAsync(this.#p.preadAsync, fd, buffer, offset, length, position);
+    return retryAsync(this.#p.preadAsync, fd, bytes, offset, length, position);
   }
 
   async pwriteAsync(
@@ -359,9 +374,9 @@ export class ComposedBackend implements Backend {
     length: number,
     position: number,
   ): Promise<number> {
-    checkTransfer(buffer, offset, length, position);
+    const bytes = checkTransfer(buffer, offset, length, position);
     if (!isFd(fd)) return EBADF;
-    return retryAsync(this.#p.pwriteAsync, fd, buffer, offset, length, position);
+    return retryAsync(this.#p.pwriteAsync, fd, bytes, offset, length, position);
   }
 
   async preadFullyAsync(
@@ -371,10 +386,10 @@ export class ComposedBackend implements Backend {
     length: number,
     position: number,
   ): Promise<number> {
-    checkTransfer(buffer, offset, length, position);
+    const bytes = checkTransfer(buffer, offset, length, position);
     if (!isFd(fd)) return EBADF;
-    if (length === 0) return retryAsync(this.#p.preadAsync, fd, buffer, offset, 0, position);
-    return transferFullyAsync(this.#p.preadAsync, "read", fd, buffer, offset, length, position);
+    if (length === 0) return retryAsync(this.#p.preadAsync, fd, bytes, offset, 0, position);
+    return transferFullyAsync(this.#p.preadAsync, "read", fd, bytes, offset, length, position);
   }
 
   async pwriteFullyAsync(
@@ -384,10 +399,10 @@ export class ComposedBackend implements Backend {
     length: number,
     position: number,
   ): Promise<number> {
-    checkTransfer(buffer, offset, length, position);
+    const bytes = checkTransfer(buffer, offset, length, position);
     if (!isFd(fd)) return EBADF;
-    if (length === 0) return retryAsync(this.#p.pwriteAsync, fd, buffer, offset, 0, position);
-    return transferFullyAsync(this.#p.pwriteAsync, "write", fd, buffer, offset, length, position);
+    if (length === 0) return retryAsync(this.#p.pwriteAsync, fd, bytes, offset, 0, position);
+    return transferFullyAsync(this.#p.pwriteAsync, "write", fd, bytes, offset, length, position);
   }
 
   async sizeAsync(fd: number): Promise<number> {

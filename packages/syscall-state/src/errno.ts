@@ -47,11 +47,12 @@ export function describeErrno(result: number): readonly [string, string] {
   const entry = getSystemErrorMap().get(result);
   if (entry !== undefined) return entry;
   // Node's getSystemErrorName takes negative 32-bit integers only: -2.5 or -Infinity would throw.
-  const name =
+  // Deno's answers undefined for a number its map lacks (EDQUOT, ESTALE, EOVERFLOW, ...).
+  const name: string | undefined =
     Number.isInteger(result) && result < 0 && result >= -(2 ** 31)
       ? getSystemErrorName(result)
       : "UNKNOWN";
-  if (!name.startsWith("Unknown")) return [name, "unknown error"];
+  if (typeof name === "string" && !name.startsWith("Unknown")) return [name, "unknown error"];
   for (const [known, value] of Object.entries(constants.errno)) {
     if (value === -result) return [known, "unknown error"];
   }

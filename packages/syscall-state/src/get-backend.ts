@@ -14,7 +14,7 @@ export type BackendKind = "auto" | "native" | "node";
 export function getBackend(kind: BackendKind = "auto"): Backend {
   let chosen: string = kind;
   if (chosen === "auto") {
-    const env = process.env["RAFKIT_BACKEND"];
+    const env = backendFromEnvironment();
     if (env !== undefined && env !== "") chosen = env;
   }
   switch (chosen) {
@@ -31,5 +31,14 @@ export function getBackend(kind: BackendKind = "auto"): Backend {
         `Unknown backend '${chosen}'${kind === "auto" ? " (from RAFKIT_BACKEND)" : ""}; valid values are auto, native, node`,
       );
     }
+  }
+}
+
+/** `RAFKIT_BACKEND`, or undefined where reading it is not allowed (Deno without `--allow-env`): then "auto". */
+function backendFromEnvironment(): string | undefined {
+  try {
+    return process.env["RAFKIT_BACKEND"];
+  } catch {
+    return undefined;
   }
 }

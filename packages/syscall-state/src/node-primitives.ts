@@ -9,6 +9,7 @@ import { sizeFromStats } from "./stat-size";
 
 const ENOTSUP = -errnoOf("ENOTSUP");
 const EINVAL = -errnoOf("EINVAL");
+const EFBIG = -errnoOf("EFBIG");
 const ESPIPE = -errnoOf("ESPIPE");
 const { O_RDONLY, O_RDWR, O_CREAT, O_SYNC } = fs.constants;
 // Windows has no O_DSYNC; O_SYNC is the closest promise there.
@@ -55,6 +56,15 @@ function guardVoid(call: () => void, fd: number): number {
 }
 
 /** Runs a callback-style fs call, resolving to its result or `-errno`. */
+/**
+ * A length the runtime's `node:fs` refuses before the kernel sees it (Bun's, past 2^52 - 1, with a `RangeError`):
+ * a file this backend cannot grow that far, `-EFBIG`. Anything else goes on.
+ */
+function refusedLength(error: unknown): number {
+  if ((error as { code?: unknown } | null)?.code === "ERR_OUT_OF_RANGE") return EFBIG;
+  throw error;
+}
+
 function viaCallback<T>(
   start: (callback: (error: NodeJS.ErrnoException | null, value: T) => void) => void,
   map: (value: T) => number,
@@ -132,7 +142,13 @@ export function nodePrimitives(): Primitives {
     pwrite: (fd, buffer, offset, length, position) =>
       guard(() => fs.writeSync(fd, buffer, offset, most(length), position), fd),
     size: (fd) => guard(() => sizeFromStats(fs.fstatSync(fd)), fd),
-    truncate: (fd, length) => guardVoid(() => fs.ftruncateSync(fd, length), fd),
+    truncate(fd, length) {
+      try {
+        return guardVoid(() => fs.ftruncateSync(fd, length), fd);
+      } catch (error) {
+        return refusedLength(error);
+      }
+    },
     sync: (fd) => guardVoid(() => fs.fsyncSync(fd), fd),
     datasync: (fd) => guardVoid(() => fs.fdatasyncSync(fd), fd),
     lock: notSupported,
@@ -162,7 +178,9 @@ export function nodePrimitives(): Primitives {
       ),
     sizeAsync: (fd) => viaCallback<fs.Stats>((cb) => fs.fstat(fd, cb), sizeFromStats, fd),
     truncateAsync: (fd, length) =>
-      viaCallback<void>((cb) => fs.ftruncate(fd, length, (e) => cb(e, undefined)), zero, fd),
+      viaCallback<void>((cb) => fs.ftruncate(fd, length, (e) => cb(e, undefined)), zero, fd).catch(
+        refusedLength,
+      ),
     syncAsync: (fd) => viaCallback<void>((cb) => fs.fsync(fd, (e) => cb(e, undefined)), zero, fd),
     datasyncAsync: (fd) =>
       viaCallback<void>((cb) => fs.fdatasync(fd, (e) => cb(e, undefined)), zero, fd),

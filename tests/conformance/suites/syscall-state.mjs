@@ -3,6 +3,7 @@
 import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
 import * as fs from "node:fs";
+import * as os from "node:os";
 import * as path from "node:path";
 import {
   adaptSystemCall,
@@ -20,7 +21,7 @@ import {
   SystemCallError,
   systemCallError,
 } from "@rafkit/syscall-state";
-import { note, tempPath, test } from "../harness.mjs";
+import { note, runtimeInfo, tempPath, test } from "../harness.mjs";
 
 const enc = (s) => new TextEncoder().encode(s);
 const dec = (b) => new TextDecoder().decode(b);
@@ -81,6 +82,14 @@ for (const kind of ["native", "node"]) {
         assert.equal(dec(buf.subarray(1, 6)), "hello");
         assert.equal(b().pread(fd, buf, 0, 8, 15), 0);
         assert.equal(b().preadFully(fd, buf, 0, 8, 12), 3);
+        // A subclass's overridden methods are not the bytes: its own memory is (Deno's fs.write called subarray).
+        class Lying extends Uint8Array {
+          subarray() {
+            return new Uint8Array(64).fill(0x45);
+          }
+        }
+        assert.equal(b().pwriteFully(fd, Lying.of(0x6f, 0x6b), 0, 2, 20), 2);
+        assert.equal(b().size(fd), 22);
         assert.deepEqual(
           [...fs.readFileSync(p).subarray(0, 10)],
           new Array(10).fill(0),
@@ -187,6 +196,24 @@ for (const kind of ["native", "node"]) {
         if (r === 1)
           note(`${kind} write at 1 PiB`, "the temporary directory's file system takes it");
         else assert.equal(r, EFBIG);
+      } finally {
+        assert.equal(b().close(fd), 0);
+      }
+    },
+  );
+
+  test(
+    `syscall-state/${kind}: a truncate past what the file system or the runtime takes is -EFBIG, never a throw`,
+    [kind, "async"],
+    async () => {
+      const fd = b().open(tempPath(), "rw");
+      try {
+        // 2^52: ext4 stops at 16 TiB (the kernel's EFBIG); Bun's node:fs refuses it before the kernel.
+        for (const r of [b().truncate(fd, 2 ** 52), await b().truncateAsync(fd, 2 ** 52)]) {
+          if (r === 0)
+            note(`${kind} truncate to 2^52`, "the temporary directory's file system takes it");
+          else assert.equal(r, EFBIG);
+        }
       } finally {
         assert.equal(b().close(fd), 0);
       }
@@ -334,4 +361,26 @@ test("syscall-state: errno names come from the runtime's own table", ["native", 
   assert.equal(errnoName(ENOENT), "ENOENT");
   assert.equal(errnoOf("EBADF"), -EBADF);
   assert.deepEqual(describeErrno(ENOENT), ["ENOENT", "no such file or directory"]);
+  // Every errno the OS names makes a typed error (Deno's getSystemErrorName answers undefined for some).
+  for (const [name, n] of Object.entries(os.constants.errno)) {
+    const e = systemCallError(-n, "open", "/x");
+    assert.equal(typeof e.code, "string", `${name} (${n})`);
+    assert.equal(e.errno, -n);
+  }
+  assert.equal(errnoName(-9999), "UNKNOWN");
 });
+
+if (runtimeInfo().name === "Deno")
+  test(
+    "syscall-state: without --allow-env the default backend is chosen all the same (RAFKIT_BACKEND unread)",
+    ["native", "node"],
+    () => {
+      const script = `import { getBackend } from "@rafkit/syscall-state"; console.log(getBackend().name);`;
+      const out = execFileSync(
+        process.execPath,
+        ["run", "--allow-read", "--allow-write", "--allow-ffi", "--no-lock", "--quiet", "-"],
+        { input: script, cwd: path.dirname(new URL(import.meta.url).pathname), encoding: "utf8" },
+      );
+      assert.equal(out.trim(), "native");
+    },
+  );
