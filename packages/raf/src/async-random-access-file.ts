@@ -38,7 +38,7 @@ import {
   type ReadStreamOptions,
   type WriteStreamOptions,
 } from "./streams";
-import { byteCount } from "./typed-arrays";
+import { checkedBytes } from "./typed-arrays";
 import type { Window } from "./window/window";
 
 /** Lets only `AsyncRandomAccessFile.open` construct. */
@@ -188,15 +188,17 @@ export class AsyncRandomAccessFile
       return this.#d.submit(() => readByte(this.#w));
     }
     return this.#d.submit(() => {
-      const n = rangeLength(off, len, byteCount(buf, "buffer"));
-      return readSome(this.#w, buf, off, n);
+      const bytes = checkedBytes(buf, "buffer");
+      const n = rangeLength(off, len, bytes.length);
+      return readSome(this.#w, bytes, off, n);
     });
   }
 
   readFully(buf: Uint8Array, off = 0, len?: number): Promise<void> {
     return this.#d.submit(() => {
-      const n = rangeLength(off, len, byteCount(buf, "buffer"));
-      return readFully(this.#w, buf, off, n);
+      const bytes = checkedBytes(buf, "buffer");
+      const n = rangeLength(off, len, bytes.length);
+      return readFully(this.#w, bytes, off, n);
     });
   }
 
@@ -217,8 +219,9 @@ export class AsyncRandomAccessFile
   write(b: number | Uint8Array, off = 0, len?: number): Promise<void> {
     if (typeof b === "number") return this.writeByte(b);
     return this.#d.submit(() => {
-      const n = rangeLength(off, len, byteCount(b, "buffer"));
-      return writeBytes(this.#w, b, off, n);
+      const bytes = checkedBytes(b, "buffer");
+      const n = rangeLength(off, len, bytes.length);
+      return writeBytes(this.#w, bytes, off, n);
     });
   }
 
@@ -244,22 +247,25 @@ export class AsyncRandomAccessFile
 
   readAt(position: number | bigint, buf: Uint8Array, off = 0, len?: number): Promise<number> {
     return this.#d.at(position, () => {
-      const n = rangeLength(off, len, byteCount(buf, "buffer"));
-      return readSome(this.#w, buf, off, n);
+      const bytes = checkedBytes(buf, "buffer");
+      const n = rangeLength(off, len, bytes.length);
+      return readSome(this.#w, bytes, off, n);
     });
   }
 
   readFullyAt(position: number | bigint, buf: Uint8Array, off = 0, len?: number): Promise<void> {
     return this.#d.at(position, () => {
-      const n = rangeLength(off, len, byteCount(buf, "buffer"));
-      return readFully(this.#w, buf, off, n);
+      const bytes = checkedBytes(buf, "buffer");
+      const n = rangeLength(off, len, bytes.length);
+      return readFully(this.#w, bytes, off, n);
     });
   }
 
   writeAt(position: number | bigint, buf: Uint8Array, off = 0, len?: number): Promise<void> {
     return this.#d.at(position, () => {
-      const n = rangeLength(off, len, byteCount(buf, "buffer"));
-      return writeBytes(this.#w, buf, off, n);
+      const bytes = checkedBytes(buf, "buffer");
+      const n = rangeLength(off, len, bytes.length);
+      return writeBytes(this.#w, bytes, off, n);
     });
   }
 

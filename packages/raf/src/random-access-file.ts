@@ -40,7 +40,7 @@ import {
 } from "./streams";
 import { SyncDriver } from "./sync/driver";
 import { type RandomAccessFileParts, RandomAccessFilePrimitives } from "./sync/primitive-methods";
-import { byteCount } from "./typed-arrays";
+import { checkedBytes } from "./typed-arrays";
 import { UNBUFFERED_MEMORY, type Window } from "./window/window";
 
 /**
@@ -161,21 +161,23 @@ export class RandomAccessFile
       if (i >= 0) return w.buf[i]!;
       return this.#io.run(readByte(w));
     }
-    const n = rangeLength(off, len, byteCount(buf, "buffer"));
+    const bytes = checkedBytes(buf, "buffer");
+    const n = rangeLength(off, len, bytes.length);
     const w = this.#w;
     if (w.bypasses(w.pointer, n))
-      return this.#io.preadDirect(w.pointer, buf, off, n, true, true) || -1;
-    return this.#io.run(readSome(w, buf, off, n));
+      return this.#io.preadDirect(w.pointer, bytes, off, n, true, true) || -1;
+    return this.#io.run(readSome(w, bytes, off, n));
   }
 
   readFully(buf: Uint8Array, off = 0, len?: number): void {
-    const n = rangeLength(off, len, byteCount(buf, "buffer"));
+    const bytes = checkedBytes(buf, "buffer");
+    const n = rangeLength(off, len, bytes.length);
     const w = this.#w;
     if (w.bypasses(w.pointer, n)) {
-      if (this.#io.preadDirect(w.pointer, buf, off, n, false, true) < n) throw new EOFError();
+      if (this.#io.preadDirect(w.pointer, bytes, off, n, false, true) < n) throw new EOFError();
       return;
     }
-    this.#io.run(readFully(w, buf, off, n));
+    this.#io.run(readFully(w, bytes, off, n));
   }
 
   skipBytes(n: number): number {
@@ -197,10 +199,12 @@ export class RandomAccessFile
       this.writeByte(b);
       return;
     }
-    const n = rangeLength(off, len, byteCount(b, "buffer"));
+    const bytes = checkedBytes(b, "buffer");
+    const n = rangeLength(off, len, bytes.length);
     const w = this.#w;
-    if (!w.readOnly && w.bypasses(w.pointer, n)) this.#io.pwriteDirect(w.pointer, b, off, n, true);
-    else this.#io.run(writeBytes(w, b, off, n));
+    if (!w.readOnly && w.bypasses(w.pointer, n))
+      this.#io.pwriteDirect(w.pointer, bytes, off, n, true);
+    else this.#io.run(writeBytes(w, bytes, off, n));
   }
 
   writeBytes(s: string): void {
@@ -220,30 +224,33 @@ export class RandomAccessFile
   // ---- positional I/O: at an explicit position, the file pointer does not move ----
 
   readAt(position: number | bigint, buf: Uint8Array, off = 0, len?: number): number {
-    const n = rangeLength(off, len, byteCount(buf, "buffer"));
+    const bytes = checkedBytes(buf, "buffer");
+    const n = rangeLength(off, len, bytes.length);
     const pos = toPosition(position, "position");
     const w = this.#w;
-    if (w.bypasses(pos, n)) return this.#io.preadDirect(pos, buf, off, n, true, false) || -1;
-    return this.#io.run(at(w, pos, readSome(w, buf, off, n)));
+    if (w.bypasses(pos, n)) return this.#io.preadDirect(pos, bytes, off, n, true, false) || -1;
+    return this.#io.run(at(w, pos, readSome(w, bytes, off, n)));
   }
 
   readFullyAt(position: number | bigint, buf: Uint8Array, off = 0, len?: number): void {
-    const n = rangeLength(off, len, byteCount(buf, "buffer"));
+    const bytes = checkedBytes(buf, "buffer");
+    const n = rangeLength(off, len, bytes.length);
     const pos = toPosition(position, "position");
     const w = this.#w;
     if (w.bypasses(pos, n)) {
-      if (this.#io.preadDirect(pos, buf, off, n, false, false) < n) throw new EOFError();
+      if (this.#io.preadDirect(pos, bytes, off, n, false, false) < n) throw new EOFError();
       return;
     }
-    this.#io.run(at(w, pos, readFully(w, buf, off, n)));
+    this.#io.run(at(w, pos, readFully(w, bytes, off, n)));
   }
 
   writeAt(position: number | bigint, buf: Uint8Array, off = 0, len?: number): void {
-    const n = rangeLength(off, len, byteCount(buf, "buffer"));
+    const bytes = checkedBytes(buf, "buffer");
+    const n = rangeLength(off, len, bytes.length);
     const pos = toPosition(position, "position");
     const w = this.#w;
-    if (!w.readOnly && w.bypasses(pos, n)) this.#io.pwriteDirect(pos, buf, off, n, false);
-    else this.#io.run(at(w, pos, writeBytes(w, buf, off, n)));
+    if (!w.readOnly && w.bypasses(pos, n)) this.#io.pwriteDirect(pos, bytes, off, n, false);
+    else this.#io.run(at(w, pos, writeBytes(w, bytes, off, n)));
   }
 
   readUTFAt(position: number | bigint): string {

@@ -53,13 +53,19 @@ export const FLOATS = kind(4, "Float32Array");
 export const DOUBLES = kind(8, "Float64Array");
 
 /**
- * The length of `bytes`, a `Uint8Array` (a `Buffer` too, of any realm), else `ERR_INVALID_ARG_TYPE`: checked
- * before any I/O, so every `bufferSize` refuses the same arguments.
+ * `bytes`, a `Uint8Array` (a `Buffer` too), else `ERR_INVALID_ARG_TYPE`: checked before any I/O, so every
+ * `bufferSize` refuses the same arguments. A subclass's (other than `Buffer`), or another realm's, comes back as a
+ * plain view of its memory: no overridden `length` or `subarray` decides what is copied.
  */
-export function byteCount(bytes: unknown, what: string): number {
+export function checkedBytes(bytes: unknown, what: string): Uint8Array {
   if (kindOf.call(bytes) !== "Uint8Array") throw invalidArgType(what, "a Uint8Array", bytes);
-  return lengthOf.call(bytes);
+  const own = Object.getPrototypeOf(bytes);
+  if (own === Uint8Array.prototype || own === BUFFER_PROTOTYPE) return bytes as Uint8Array;
+  return new Uint8Array(bufferOf.call(bytes), byteOffsetOf.call(bytes), lengthOf.call(bytes));
 }
+
+/** `Buffer.prototype` where there is one (not in a browser): a `Buffer` is used as it is. */
+const BUFFER_PROTOTYPE = (globalThis as { Buffer?: { prototype: object } }).Buffer?.prototype;
 
 /**
  * `array`, a typed array of `kind`, else `ERR_INVALID_ARG_TYPE` (before any I/O). A subclass's, or another realm's,

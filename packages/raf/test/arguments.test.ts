@@ -299,12 +299,15 @@ describe.each(["sync", "async"] as const)(
       await f.close();
     });
 
-    test("a Buffer is bytes; a Uint8Array subclass's own length getter is not believed", async () => {
+    test("a Buffer is bytes; a Uint8Array subclass's own length and subarray are not believed", async () => {
       const p = tmp("subclass.bin");
       const f = await open(kind, p);
       class Lying extends Uint8Array {
         override get length(): number {
           return 100;
+        }
+        override subarray(): Uint8Array<ArrayBuffer> {
+          return new Uint8Array(64).fill(0x45);
         }
       }
       await f.write(Buffer.from("ab"));
