@@ -4,7 +4,7 @@ import { defineConfig, type Options } from "tsup";
  * The first line of the .d.ts files of a package whose types name Node's (`node:stream`, `Symbol.dispose`,
  * `Buffer`): TypeScript 6 loads `@types/node` only when listed in `types`, or referenced like this.
  */
-export const NODE_TYPES = '/// <reference types="node" />';
+const NODE_TYPES = '/// <reference types="node" />';
 
 /**
  * Every package ships ESM + CJS with .d.ts/.d.cts for each, built for the Node versions in `engines`.

@@ -164,11 +164,12 @@ function within(dir: string, p: string): boolean {
 
 /**
  * Whether an existing ancestor of `abs` (or `abs`) is the directory `dir` itself, by device and inode: spellings
- * differ where a file system ignores case (macOS, by default), which {@link within} compares exactly.
+ * differ where a file system ignores case (macOS, by default), which {@link within} compares exactly. Kept beside
+ * `within`, not instead of it: where a file system reports no inode (0), only the spelling can tell.
  */
 function underByIdentity(dir: string, abs: string): boolean {
   const store = fs.statSync(dir, { bigint: true, throwIfNoEntry: false });
-  if (store === undefined) return false;
+  if (store === undefined || store.ino === 0n) return false;
   for (let p = abs; ; p = path.dirname(p)) {
     const s = fs.statSync(p, { bigint: true, throwIfNoEntry: false });
     if (s !== undefined && s.dev === store.dev && s.ino === store.ino) return true;
