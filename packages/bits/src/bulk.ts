@@ -1,5 +1,5 @@
 import { checkCount, checkIndex, checkRange, notBytes } from "./bounds";
-import { type ByteOrder, codecFor, invalidOrder } from "./codec";
+import { type ByteOrder, invalidOrder } from "./codec";
 import { CANONICAL_DOUBLE_NAN_HI, CANONICAL_FLOAT_NAN_BITS } from "./float-bits";
 import { PLATFORM_LITTLE_ENDIAN } from "./scratch";
 
@@ -218,16 +218,18 @@ function swapUnaligned(
   dst: Uint8Array,
   dstOffset: number,
 ): void {
+  // A DataView, not the byte codecs: they would pull both whole codecs into a browser bundle.
+  const view = new DataView(dst.buffer, dst.byteOffset, dst.byteLength);
   // The non-native order is big-endian on little-endian platforms, and little-endian otherwise.
-  const codec = codecFor(PLATFORM_LITTLE_ENDIAN ? "big" : "little");
+  const little = !PLATFORM_LITTLE_ENDIAN;
   if (w === 2) {
     const a = new Uint16Array(from.buffer, srcAt, count);
-    for (let i = 0; i < count; i++) codec.setUint16(dst, dstOffset + i * 2, a[i]!);
+    for (let i = 0; i < count; i++) view.setUint16(dstOffset + i * 2, a[i]!, little);
     return;
   }
   const words = new Int32Array(from.buffer, srcAt, count * (w >> 2));
   const pair = w === 8 ? 1 : 0;
-  for (let i = 0; i < words.length; i++) codec.setInt32(dst, dstOffset + i * 4, words[i ^ pair]!);
+  for (let i = 0; i < words.length; i++) view.setInt32(dstOffset + i * 4, words[i ^ pair]!, little);
 }
 
 /** Rewrites the NaN elements of a float source as Java's canonical NaN in `dst`. */
@@ -239,19 +241,20 @@ function canonicalizeNaN(
   dstOffset: number,
   order: ByteOrder,
 ): void {
-  const codec = codecFor(order);
+  const view = new DataView(dst.buffer, dst.byteOffset, dst.byteLength);
+  const little = order === "little";
   if (src.BYTES_PER_ELEMENT === 4) {
     for (let i = 0; i < count; i++) {
       const v = src[srcIndex + i]!;
-      if (Number.isNaN(v)) codec.setInt32(dst, dstOffset + i * 4, CANONICAL_FLOAT_NAN_BITS);
+      if (Number.isNaN(v)) view.setInt32(dstOffset + i * 4, CANONICAL_FLOAT_NAN_BITS, little);
     }
   } else {
     for (let i = 0; i < count; i++) {
       const v = src[srcIndex + i]!;
       if (Number.isNaN(v)) {
         const o = dstOffset + i * 8;
-        codec.setInt32(dst, order === "big" ? o : o + 4, CANONICAL_DOUBLE_NAN_HI);
-        codec.setInt32(dst, order === "big" ? o + 4 : o, 0);
+        view.setInt32(little ? o + 4 : o, CANONICAL_DOUBLE_NAN_HI, little);
+        view.setInt32(little ? o : o + 4, 0, little);
       }
     }
   }

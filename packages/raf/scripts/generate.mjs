@@ -18,6 +18,9 @@ const HEADER =
 const byConstant = new Map(PRIMITIVES.map((p) => [p.constant, p]));
 /** The primitive whose writer writes `p` (itself, or its `writesAs`). */
 const writer = (p) => (p.writesAs === undefined ? p : byConstant.get(p.writesAs));
+/** The expression decoding \`p\` at byte \`i\` of the window. */
+const decoder = (p, c, d, i) =>
+  p.decode === undefined ? `${c}.get${p.codec}(${d}, ${i})` : `${p.decode}(${c}, ${d}, ${i})`;
 const encoder = (p) => p.encode ?? encode(p.codec, p.throws === "encode");
 const writers = PRIMITIVES.filter((p) => p.writesAs === undefined);
 const arrays = PRIMITIVES.filter((p) => p.array !== undefined);
@@ -54,7 +57,7 @@ function tableEntry(p) {
   return `/** ${p.doc} */
 export const ${p.constant}: ${type} = {
   width: ${p.width},
-  get: (c, d, i) => c.get${p.codec}(d, i),
+  get: (c, d, i) => ${decoder(p, "c", "d", "i")},
   set: ${set},
   check: ${CHECK[w.check].fn},
 };`;
@@ -62,6 +65,7 @@ export const ${p.constant}: ${type} = {
 
 const table = `${HEADER}import type { ViewCodec } from "@rafkit/bits";
 import { invalidValue } from "./errors";
+import { getSafeLong } from "./safe-long";
 
 /**
  * One \`DataInput\`/\`DataOutput\` primitive: its width, and how a \`@rafkit/bits\` view codec decodes it from
@@ -120,7 +124,7 @@ const syncRead = (p) => `  read${p.name}(): ${p.read} {
     let i = w.cursor;
     if (i + ${p.width} <= w.readEnd) w.cursor = i + ${p.width};
     else i = this.#io.fill(${p.width});
-    return w.codec.get${p.codec}(w.view, i);
+    return ${decoder(p, "w.codec", "w.view", "i")};
   }`;
 
 const syncWrite = (p) => {
@@ -169,6 +173,7 @@ import { invalidValue } from "../errors";
 import { handed } from "../hand-off";
 import { toPosition } from "../position";
 ${imports(ALL, "../primitives")}
+import { getSafeLong } from "../safe-long";
 import { DOUBLES, FLOATS, INTS, LONGS, SHORTS } from "../typed-arrays";
 import { MAX_POSITION, type Window } from "../window/window";
 import type { SyncDriver } from "./driver";
@@ -266,7 +271,7 @@ const asyncRead = (p) => `  read${p.name}(): Promise<${p.read}> {
     const i = w.cursor;
     if (d.busy || i + ${p.width} > w.readEnd) return d.get(${p.constant});
     w.cursor = i + ${p.width};
-${rejecting(p.throws === "decode", [`return Promise.resolve(w.codec.get${p.codec}(w.view, i));`])}  }`;
+${rejecting(p.throws === "decode", [`return Promise.resolve(${decoder(p, "w.codec", "w.view", "i")});`])}  }`;
 
 const asyncWrite = (p) => {
   const check = CHECK[p.check].line;
@@ -308,6 +313,7 @@ const async = `${HEADER}import type { RandomAccessFileApi } from "../api";
 import { invalidValue } from "../errors";
 import { handed } from "../hand-off";
 ${imports(ALL, "../primitives")}
+import { getSafeLong } from "../safe-long";
 import { DOUBLES, FLOATS, INTS, LONGS, SHORTS } from "../typed-arrays";
 import type { Window } from "../window/window";
 import { type AsyncDriver, DONE } from "./driver";

@@ -147,6 +147,8 @@ export const PRIMITIVES = [
     doc: "`long` as a `number`: a `RangeError` when it is not a safe integer.",
     width: 8,
     codec: "SafeInt64",
+    // The codec's error names the window's offset; this names the value (src/safe-long.ts).
+    decode: "getSafeLong",
     read: "number",
     writesAs: "LONG",
     throws: "decode",

@@ -1,5 +1,4 @@
 import {
-  BigEndian,
   type ByteOrder,
   decodeArray,
   encodeArray,
@@ -142,7 +141,7 @@ export function* readLine(
 export function* readUTF(w: Window): Op<string> {
   let i = w.takeRead(2);
   if (i < 0) i = yield* fill(w, 2);
-  const n = BigEndian.getUint16(w.buf, i);
+  const n = (w.buf[i]! << 8) | w.buf[i + 1]!;
   const j = w.takeRead(n);
   if (j >= 0) return ModifiedUtf8.decode(w.buf, j, n);
   const bytes = new Uint8Array(n);
@@ -170,13 +169,15 @@ export function* writeUTF(w: Window, s: string): Op<void> {
   const total = n + 2;
   const i = w.writeIndex(total);
   if (i >= 0) {
-    BigEndian.setUint16(w.buf, i, n);
+    w.buf[i] = n >>> 8;
+    w.buf[i + 1] = n;
     ModifiedUtf8.encode(s, w.buf, i + 2);
     yield* commit(w, i, total);
     return;
   }
   const bytes = new Uint8Array(total);
-  BigEndian.setUint16(bytes, 0, n);
+  bytes[0] = n >>> 8;
+  bytes[1] = n;
   ModifiedUtf8.encode(s, bytes, 2);
   yield* writeBytes(w, bytes, 0, total);
 }

@@ -3,6 +3,7 @@
 // `pnpm --filter @rafkit/raf generate`.
 import type { ViewCodec } from "@rafkit/bits";
 import { invalidValue } from "./errors";
+import { getSafeLong } from "./safe-long";
 
 /**
  * One `DataInput`/`DataOutput` primitive: its width, and how a `@rafkit/bits` view codec decodes it from
@@ -101,7 +102,7 @@ export const LONG: Primitive<bigint, bigint | number> = {
 /** `long` as a `number`: a `RangeError` when it is not a safe integer. */
 export const LONG_AS_NUMBER: Primitive<number, bigint | number> = {
   width: 8,
-  get: (c, d, i) => c.getSafeInt64(d, i),
+  get: (c, d, i) => getSafeLong(c, d, i),
   set: LONG.set,
   check: isLongValue,
 };

@@ -1,6 +1,11 @@
 import { OutOfRangeError as BitsOutOfRangeError } from "@rafkit/bits";
 import { describe, expect, test } from "vitest";
-import { OffsetRangeError, OutOfRangeError, RandomAccessFile } from "../src/index";
+import {
+  AsyncRandomAccessFile,
+  OffsetRangeError,
+  OutOfRangeError,
+  RandomAccessFile,
+} from "../src/index";
 import { tempDir } from "./support/temp";
 
 const tmp = tempDir();
@@ -35,4 +40,47 @@ describe("one ERR_OUT_OF_RANGE class", () => {
       f.close();
     }
   });
+});
+
+describe("readLongAsNumber of an unsafe long", () => {
+  // The codec's message named the window's offset ("at offset 0" for a long at file position 100).
+  const unsafe = {
+    name: "RangeError",
+    code: "ERR_OUT_OF_RANGE",
+    message: "The long 1152921504606846976 is not a safe integer: read it with readLong",
+  };
+
+  test.each([
+    ["buffered", {}],
+    ["unbuffered", { bufferSize: 0 }],
+  ] as const)(
+    "names the value on every path, %s, and consumes its 8 bytes",
+    async (name, options) => {
+      const p = tmp(`unsafe-${name}.bin`);
+      const f = new RandomAccessFile(p, "rw", options);
+      f.seek(100);
+      f.writeLong(2n ** 60n);
+      f.writeInt(7);
+      f.close();
+      const g = new RandomAccessFile(p, "r", options);
+      g.seek(100);
+      // First from an empty window (the slow path), then from the window.
+      for (const at of [100, 100]) {
+        g.seek(at);
+        expect(() => g.readLongAsNumber()).toThrow(expect.objectContaining(unsafe));
+        expect(g.getFilePointer()).toBe(108);
+        expect(() => g.readLongAsNumberAt(at)).toThrow(expect.objectContaining(unsafe));
+      }
+      expect(g.readInt()).toBe(7);
+      g.close();
+      const a = await AsyncRandomAccessFile.open(p, "r", options);
+      for (let k = 0; k < 2; k++) {
+        await a.seek(100);
+        await expect(a.readLongAsNumber()).rejects.toMatchObject(unsafe);
+        await expect(a.readLongAsNumberAt(100)).rejects.toMatchObject(unsafe);
+      }
+      expect(await a.readInt()).toBe(7);
+      await a.close();
+    },
+  );
 });

@@ -19,6 +19,7 @@ import {
   UNSIGNED_BYTE,
   UNSIGNED_SHORT,
 } from "../primitives";
+import { getSafeLong } from "../safe-long";
 import { DOUBLES, FLOATS, INTS, LONGS, SHORTS } from "../typed-arrays";
 import type { Window } from "../window/window";
 import { type AsyncDriver, DONE } from "./driver";
@@ -121,7 +122,7 @@ export abstract class AsyncRandomAccessFilePrimitives
     if (d.busy || i + 8 > w.readEnd) return d.get(LONG_AS_NUMBER);
     w.cursor = i + 8;
     try {
-      return Promise.resolve(w.codec.getSafeInt64(w.view, i));
+      return Promise.resolve(getSafeLong(w.codec, w.view, i));
     } catch (error) {
       return Promise.reject(error);
     }

@@ -20,6 +20,7 @@ import {
   UNSIGNED_BYTE,
   UNSIGNED_SHORT,
 } from "../primitives";
+import { getSafeLong } from "../safe-long";
 import { DOUBLES, FLOATS, INTS, LONGS, SHORTS } from "../typed-arrays";
 import { MAX_POSITION, type Window } from "../window/window";
 import type { SyncDriver } from "./driver";
@@ -114,7 +115,7 @@ export abstract class RandomAccessFilePrimitives
     let i = w.cursor;
     if (i + 8 <= w.readEnd) w.cursor = i + 8;
     else i = this.#io.fill(8);
-    return w.codec.getSafeInt64(w.view, i);
+    return getSafeLong(w.codec, w.view, i);
   }
 
   readFloat(): number {
