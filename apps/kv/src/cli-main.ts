@@ -1,7 +1,7 @@
 import { Command, CommanderError, Option } from "commander";
-import { createColors } from "picocolors";
 import { keyId } from "./bytes";
 import { addBenchCommand } from "./cli-bench";
+import { colorsFor } from "./cli-colors";
 import {
   backupLocked,
   bytes,
@@ -55,12 +55,6 @@ const COMMANDS = [
   "bench",
 ];
 
-/** Colours for one output stream: on for a terminal, unless NO_COLOR; FORCE_COLOR turns them on anywhere. */
-function colorsFor(stream: { isTTY?: boolean }) {
-  const env = process.env;
-  return createColors("FORCE_COLOR" in env || (!("NO_COLOR" in env) && stream.isTTY === true));
-}
-
 /**
  * Runs `rafkv` with `args` (without `node` and the script) and resolves to the exit code.
  * The first argument is the store directory; the command follows it: `rafkv ./db put k v`.
@@ -70,8 +64,8 @@ export async function runCli(args: readonly string[], io: CliIo = process): Prom
   // The reader of stdout may go away (`| head`): stop writing quietly. stderr's errors cannot be reported anywhere.
   const sink = new OutputSink(io.stdout);
   io.stderr.on("error", () => undefined);
-  const out = colorsFor(io.stdout);
-  const pc = colorsFor(io.stderr);
+  const out = await colorsFor(io.stdout);
+  const pc = await colorsFor(io.stderr);
   let code: number = EXIT.ok;
   const first = args[0];
   // `rafkv help put` and `rafkv put --help` ask for a command's help, without a store directory.

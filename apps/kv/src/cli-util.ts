@@ -1,4 +1,4 @@
-import type { createColors } from "picocolors";
+import type { Colors } from "./cli-colors";
 import { KvError, KvLockedError } from "./errors";
 import {
   type CompactionResult,
@@ -59,11 +59,7 @@ export async function withStore<T>(
   }
 }
 
-export function warnRecovery(
-  db: Store,
-  err: (msg: string) => void,
-  pc: ReturnType<typeof createColors>,
-): void {
+export function warnRecovery(db: Store, err: (msg: string) => void, pc: Colors): void {
   for (const r of db.recovery) {
     if (r.kind === "corrupt")
       err(
@@ -77,11 +73,7 @@ export function warnRecovery(
  * off, a file moved aside), so that a command after a crash does not cut anything without a word. Not an error:
  * the command goes on, and its exit code is its own.
  */
-export function noteKeptAside(
-  db: Store,
-  err: (msg: string) => void,
-  pc: ReturnType<typeof createColors>,
-): void {
+export function noteKeptAside(db: Store, err: (msg: string) => void, pc: Colors): void {
   for (const r of db.recovery) {
     if (r.keptAs === undefined) continue;
     const what =

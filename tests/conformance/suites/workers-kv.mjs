@@ -1,8 +1,10 @@
 // Workers writing disjoint ranges of one file (both classes, both backends), and the kv library (apps/kv's dist
 // entry): open, put, get, delete, compact, close, reopen, and a second writer refused in-process and cross-process.
 import assert from "node:assert/strict";
+import { spawnSync } from "node:child_process";
 import * as fs from "node:fs";
 import * as path from "node:path";
+import { fileURLToPath } from "node:url";
 import { Worker } from "node:worker_threads";
 import { KvLockedError, open as openStore } from "@rafkit/kv-example";
 import { RandomAccessFile } from "@rafkit/raf";
@@ -124,3 +126,35 @@ test(
     await again.close();
   },
 );
+
+test("kv: the rafkv CLI puts, gets and verifies (Deno: without --allow-env)", K, () => {
+  const dir = tempPath("store");
+  const cli = path.join(
+    path.dirname(fileURLToPath(import.meta.resolve("@rafkit/kv-example"))),
+    "cli.js",
+  );
+  // Deno asks for permissions one by one: the CLI must not need the environment (colours are off then).
+  const argv =
+    typeof globalThis.Deno !== "undefined"
+      ? [
+          "run",
+          "--allow-read",
+          "--allow-write",
+          "--allow-ffi",
+          "--allow-sys",
+          "--no-lock",
+          "--quiet",
+        ]
+      : [];
+  const rafkv = (...args) =>
+    spawnSync(process.execPath, [...argv, cli, dir, ...args], { encoding: "utf8", stdio: "pipe" });
+  const put = rafkv("put", "greeting", "hello");
+  assert.equal(put.status, 0, put.stderr);
+  const get = rafkv("get", "greeting");
+  assert.equal(get.status, 0, get.stderr);
+  // The value as it is, no newline added when stdout is not a terminal.
+  assert.equal(get.stdout, "hello");
+  const verify = rafkv("verify");
+  assert.equal(verify.status, 0, verify.stderr);
+  assert.match(verify.stdout, /^ok: 1 data file, 1 record/);
+});
