@@ -1,4 +1,4 @@
-import { existsSync } from "node:fs";
+import { existsSync, readdirSync } from "node:fs";
 import { join } from "node:path";
 import { defineConfig, type Options } from "tsup";
 
@@ -17,7 +17,16 @@ export function browserBuildConfig(entry: Record<string, string>, inject: string
     platform: "browser",
     target: "es2022",
     // No reference to @types/node here: it would bring Node's globals into every browser project that has it.
-    dts: { compilerOptions: { ignoreDeprecations: "6.0", lib: ["ES2023", "DOM"] } },
+    // The types name the shims too (a stream factory's \`Readable\` is the shim's), so they compile without it.
+    dts: {
+      compilerOptions: {
+        ignoreDeprecations: "6.0",
+        lib: ["ES2023", "DOM"],
+        paths: Object.fromEntries(
+          readdirSync(shims).map((f) => [`node:${f.replace(/\.ts$/, "")}`, [join(shims, f)]]),
+        ),
+      },
+    },
     sourcemap: true,
     clean: false,
     removeNodeProtocol: false,

@@ -84,6 +84,25 @@ try {
     ],
     app,
   );
+  if (pkg.exports?.["./browser"] !== undefined) {
+    // The browser entry's types as a browser project compiles them: DOM's lib, and no @types/node at all.
+    const check = `import type * as api from "${pkg.name}/browser";\nexport type Api = typeof api;\n`;
+    writeFileSync(join(app, "types-browser.mts"), check);
+    const compilerOptions = {
+      strict: true,
+      noEmit: true,
+      module: "esnext",
+      moduleResolution: "bundler",
+      lib: ["ES2023", "DOM"],
+      types: [],
+    };
+    writeFileSync(
+      join(app, "tsconfig.browser.json"),
+      JSON.stringify({ compilerOptions, files: ["types-browser.mts"] }),
+    );
+    console.log("check-packed: tsc -p tsconfig.browser.json (no @types/node)");
+    run(bin("tsc"), ["-p", "tsconfig.browser.json"], app);
+  }
   for (const name of Object.keys(binaries(pkg))) {
     console.log(`check-packed: npx ${name} --help`);
     const help = execFileSync("npx", ["--no-install", name, "--help"], {

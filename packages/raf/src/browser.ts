@@ -6,6 +6,8 @@
  *
  * @packageDocumentation
  */
+import "./browser/disposable";
+
 export { type ByteOrder, OutOfRangeError, UTFDataFormatError } from "@rafkit/bits";
 export { AsyncOpenRequiredError, SystemCallError } from "@rafkit/syscall-state/browser";
 export { AsyncRandomAccessFile } from "./browser/async-random-access-file";
