@@ -51,6 +51,7 @@ tests=(
   packages/raf/test/behaviour.test.ts
   packages/raf/test/direct-primitives.test.ts
   packages/raf/test/locks.test.ts
+  packages/raf/test/thread-locks-same-thread.test.ts
   packages/raf/test/large-file.test.ts
   apps/kv/test/store.test.ts
 )

@@ -1,11 +1,25 @@
+import { statSync } from "node:fs";
 import { type FileLock, LockUnsupportedError, type RandomAccessFile } from "@rafkit/raf";
 import { KvLockedError } from "./errors";
 import { LOCK_FILE } from "./file-names";
 import { openNoFollow } from "./no-follow";
 import type { StoreDir } from "./store-dir";
 
-/** Stores open in this process, by real path: locks between two opens of one process are not reliable everywhere. */
+/**
+ * Stores open in this process, by {@link storeKey}: locks between two opens of one process are not reliable
+ * everywhere (none at all on raf's `node` backend).
+ */
 const openHere = new Map<string, "read" | "write" | number>();
+
+/**
+ * The store directory's device and inode: its real path is not enough where a file system ignores case (Windows,
+ * macOS by default), so `C:\db` and `C:\DB` were two stores and opened two writers. The path where the file
+ * system reports no inode (0).
+ */
+function storeKey(dir: string): string {
+  const s = statSync(dir, { bigint: true, throwIfNoEntry: false });
+  return s === undefined || s.ino === 0n ? dir : `${s.dev}:${s.ino}`;
+}
 
 /**
  * The store's lock: raf's advisory lock (`tryLock`) on all of `DIR/LOCK`, exclusive for a writer and shared for
@@ -44,7 +58,8 @@ export class StoreLock {
     const dir = store.path;
     const path = store.file(LOCK_FILE);
     store.refuseLink(LOCK_FILE);
-    const here = openHere.get(dir);
+    const key = storeKey(dir);
+    const here = openHere.get(key);
     if (here !== undefined && (!shared || here === "write")) {
       throw new KvLockedError(
         `store ${dir} is already open ${here === "write" ? "for writing" : "read-only"} in this process (pid ${process.pid})`,
@@ -73,8 +88,8 @@ export class StoreLock {
       file.close();
       throw error;
     }
-    openHere.set(dir, shared ? ((openHere.get(dir) as number | undefined) ?? 0) + 1 : "write");
-    return new StoreLock(path, file, lock, dir, shared);
+    openHere.set(key, shared ? ((openHere.get(key) as number | undefined) ?? 0) + 1 : "write");
+    return new StoreLock(path, file, lock, key, shared);
   }
 
   /** Releases the lock (closing the file releases the OS lock too; releasing first makes it explicit). */

@@ -1,4 +1,5 @@
 import fs, { fstatSync } from "node:fs";
+import { fileIdentity, type SyncBackend } from "@rafkit/syscall-state";
 import type { LockRange } from "./locks";
 
 /** What the registry keeps of an instance: its window, never the instance (that must stay collectable). */
@@ -6,6 +7,8 @@ export interface LockHolder {
   readonly fd: number;
   readonly path: string;
   readonly closed: boolean;
+  /** Names its open file ({@link identifierOf}); without it, `fstat` of `fd` does. */
+  readonly identify?: (() => string | null) | undefined;
 }
 
 /** A lock held in this thread that a waiting `lock()` could never see released. */
@@ -70,17 +73,34 @@ function conflicts(a: LockRange, b: LockRange): boolean {
   );
 }
 
-/** `dev:ino` of the holder's open file, or null when the OS cannot say (a backend's fd that is not an OS fd). */
+/** The identity of the holder's open file, or null when the OS cannot say (a backend's fd that is not an OS fd). */
 function identity(holder: LockHolder): string | null {
   let id = identities.get(holder);
   if (id === undefined) {
-    id = statIdentity(() => fstatSync(holder.fd, { bigint: true }));
-    // Deno's node:fs knows only the descriptors it opened itself (EBADF for the native backend's); on Linux
-    // /proc/self/fd/N still names the open file, even renamed or unlinked.
-    if (id === null && process.platform === "linux") {
-      id = statIdentity(() => fs.statSync(`/proc/self/fd/${holder.fd}`, { bigint: true }));
-    }
+    id = holder.identify !== undefined ? holder.identify() : descriptorIdentity(holder.fd);
     identities.set(holder, id);
+  }
+  return id;
+}
+
+/**
+ * How a file of `backend` names its open file: the backend's answer, else `dev:ino` by `fstat`. Not on Windows,
+ * where a descriptor of a backend with locks is a `HANDLE`: `fstat` of its number failed, or named whatever file
+ * the C runtime's descriptor of that number was, and a sync `lock()` then waited on its own thread for ever.
+ */
+export function identifierOf(backend: SyncBackend, holder: LockHolder): () => string | null {
+  return () =>
+    fileIdentity(backend, holder.fd) ??
+    (process.platform === "win32" ? null : descriptorIdentity(holder.fd));
+}
+
+/** `dev:ino` of the open file behind OS descriptor `fd`, or null. */
+function descriptorIdentity(fd: number): string | null {
+  const id = statIdentity(() => fstatSync(fd, { bigint: true }));
+  // Deno's node:fs knows only the descriptors it opened itself (EBADF for the native backend's); on Linux
+  // /proc/self/fd/N still names the open file, even renamed or unlinked.
+  if (id === null && process.platform === "linux") {
+    return statIdentity(() => fs.statSync(`/proc/self/fd/${fd}`, { bigint: true }));
   }
   return id;
 }

@@ -3,17 +3,19 @@ import { getBackend } from "@rafkit/syscall-state";
 import { faultBackend } from "@rafkit/syscall-state/testing";
 import { describe, expect, test } from "vitest";
 import { AsyncRandomAccessFile, OverlappingFileLockError, RandomAccessFile } from "../src/index";
-import { linuxNative, lockFile, open, openAsync, thrown, tmp } from "./support/thread-locks";
+import { lockFile, open, openAsync, perHandleLocks, thrown, tmp } from "./support/thread-locks";
 import { killIfHung } from "./support/watchdog";
 
-if (!linuxNative)
-  console.warn("same-thread lock tests skipped: they need Linux OFD locks (native backend)");
+if (!perHandleLocks)
+  console.warn(
+    "same-thread lock tests skipped: they need per-handle locks (native backend, Linux or Windows)",
+  );
 
-// Without the rule these tests block this thread forever in F_OFD_SETLKW: the watchdog turns that into a
+// Without the rule these tests block this thread forever in F_OFD_SETLKW (LockFileEx on Windows): the watchdog turns that into a
 // killed (failed) run.
 killIfHung(90);
 
-describe.skipIf(!linuxNative)(
+describe.skipIf(!perHandleLocks)(
   "sync lock() vs a conflicting lock held in the same thread through another instance",
   () => {
     test("throws OverlappingFileLockError naming the path instead of waiting; tryLock stays null; non-conflicting ranges are granted", () => {

@@ -25,5 +25,6 @@ export { type BackendKind, getBackend, isNativeAvailable } from "./browser/get-b
 export { allocateDirect, type DirectBuffer } from "./direct-buffer";
 export { describeErrno, errnoName, errnoOf } from "./errno";
 export { SystemCallError, systemCallError } from "./errors";
+export { fileIdentity } from "./file-identity";
 export { type OneShotTransfers, oneShotTransfers } from "./one-shot";
 export { AsyncOpenRequiredError } from "./opfs/primitives";

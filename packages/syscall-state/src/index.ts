@@ -20,6 +20,7 @@ export type {
 export { allocateDirect, type DirectBuffer } from "./direct-buffer";
 export { describeErrno, errnoName, errnoOf } from "./errno";
 export { SystemCallError, systemCallError } from "./errors";
+export { fileIdentity } from "./file-identity";
 export { type BackendKind, getBackend } from "./get-backend";
 export { type NativeLibc, NativeUnavailableError, nativeLibc } from "./libc";
 export { isNativeAvailable, nativeBackend } from "./native-backend";

@@ -11,6 +11,9 @@ const ENOTSUP = -errnoOf("ENOTSUP");
 const EINVAL = -errnoOf("EINVAL");
 const EFBIG = -errnoOf("EFBIG");
 const ESPIPE = -errnoOf("ESPIPE");
+const EISDIR = -errnoOf("EISDIR");
+const EPERM = -errnoOf("EPERM");
+const WINDOWS = process.platform === "win32";
 const { O_RDONLY, O_RDWR, O_CREAT, O_SYNC } = fs.constants;
 // Windows has no O_DSYNC; O_SYNC is the closest promise there.
 const O_DSYNC = fs.constants.O_DSYNC ?? O_SYNC;
@@ -122,6 +125,27 @@ function notSupported(fd: number): number {
 }
 
 /**
+ * libuv on Windows opens a directory for writing too (it asks with backup semantics): refuse it after the open,
+ * as POSIX and the native backend do (`-EISDIR`). `r` keeps it, as POSIX does (a read then says `-EISDIR`).
+ */
+function openedForWriting(fd: number, mode: FileMode): number {
+  if (!WINDOWS || mode === "r" || fd < 0) return fd;
+  let directory: boolean;
+  try {
+    directory = fs.fstatSync(fd).isDirectory();
+  } catch (error) {
+    fs.closeSync(fd);
+    return negativeErrno(error);
+  }
+  if (!directory) return fd;
+  fs.closeSync(fd);
+  return EISDIR;
+}
+
+/** Windows refuses to flush a read-only handle (EPERM, access denied), which has nothing to flush: the JDK's 0. */
+const synced = (r: number): number => (WINDOWS && r === EPERM ? 0 : r);
+
+/**
  * The `node:fs` one-shot calls. Locks and `allocate` are `-ENOTSUP` (node:fs has neither);
  * `fadvise` is accepted and ignored (0), since advice may always be ignored. All three still look the
  * fd up with one `fstat`, so a closed fd is `-EBADF` on every call, as on the native backend.
@@ -129,7 +153,11 @@ function notSupported(fd: number): number {
 export function nodePrimitives(): Primitives {
   return {
     name: "node",
-    open: (path, mode) => guard(() => fs.openSync(path, flagsOf(mode), 0o666)),
+    open: (path, mode) =>
+      openedForWriting(
+        guard(() => fs.openSync(path, flagsOf(mode), 0o666)),
+        mode,
+      ),
     close: (fd) => guardVoid(() => fs.closeSync(fd), fd),
     pread: (fd, buffer, offset, length, position) =>
       guard(
@@ -149,8 +177,8 @@ export function nodePrimitives(): Primitives {
         return refusedLength(error);
       }
     },
-    sync: (fd) => guardVoid(() => fs.fsyncSync(fd), fd),
-    datasync: (fd) => guardVoid(() => fs.fdatasyncSync(fd), fd),
+    sync: (fd) => synced(guardVoid(() => fs.fsyncSync(fd), fd)),
+    datasync: (fd) => synced(guardVoid(() => fs.fdatasyncSync(fd), fd)),
     lock: notSupported,
     unlock: notSupported,
     fadvise: (fd, _position, _length, advice) =>
@@ -158,7 +186,9 @@ export function nodePrimitives(): Primitives {
     allocate: notSupported,
     openAsync: (path, mode) => {
       const flags = flagsOf(mode);
-      return viaCallback<number>((cb) => fs.open(path, flags, 0o666, cb), identity);
+      return viaCallback<number>((cb) => fs.open(path, flags, 0o666, cb), identity).then((fd) =>
+        openedForWriting(fd, mode),
+      );
     },
     closeAsync: (fd) => viaCallback<void>((cb) => fs.close(fd, (e) => cb(e, undefined)), zero, fd),
     preadAsync: (fd, buffer, offset, length, position) =>
@@ -181,9 +211,10 @@ export function nodePrimitives(): Primitives {
       viaCallback<void>((cb) => fs.ftruncate(fd, length, (e) => cb(e, undefined)), zero, fd).catch(
         refusedLength,
       ),
-    syncAsync: (fd) => viaCallback<void>((cb) => fs.fsync(fd, (e) => cb(e, undefined)), zero, fd),
+    syncAsync: (fd) =>
+      viaCallback<void>((cb) => fs.fsync(fd, (e) => cb(e, undefined)), zero, fd).then(synced),
     datasyncAsync: (fd) =>
-      viaCallback<void>((cb) => fs.fdatasync(fd, (e) => cb(e, undefined)), zero, fd),
+      viaCallback<void>((cb) => fs.fdatasync(fd, (e) => cb(e, undefined)), zero, fd).then(synced),
     lockAsync: (fd) => viaCallback<fs.Stats>((cb) => fs.fstat(fd, cb), unsupported, fd),
   };
 }

@@ -1,5 +1,6 @@
 import type { AsyncBackend, SyncBackend } from "./backend";
 import type { DirectBuffer } from "./direct-buffer";
+import type { fileIdentity } from "./file-identity";
 
 /**
  * One system call per method, with no retry and no loop: what a backend is built from. The shared
@@ -11,6 +12,8 @@ export type Primitives = Omit<SyncBackend, "preadFully" | "pwriteFully"> &
   Omit<AsyncBackend, "preadFullyAsync" | "pwriteFullyAsync"> & {
     /** A direct buffer and its `pread`/`pwrite` ({@link allocateDirect}), where the platform has them. */
     readonly allocateDirect?: (capacity: number) => DirectBuffer | undefined;
+    /** The open file's identity ({@link fileIdentity}), where fstat of the descriptor cannot tell it. */
+    readonly identity?: (fd: number) => string | undefined;
   };
 
 /** Where a composed backend keeps its primitives; a registered symbol, so every copy of this package agrees. */

@@ -101,12 +101,13 @@ describe.each(backends)("contract: %s backend", (name, make) => {
 
   test.skipIf(skip)(
     "open: a directory for rw is -EISDIR; reading a directory fd is -EISDIR",
-    () => {
+    async () => {
       const sub = fresh("dir");
       mkdirSync(sub);
-      // node:fs on Windows opens a directory for writing (libuv asks with backup semantics).
-      if (!(name === "node" && process.platform === "win32")) {
-        expect(b().open(sub, "rw")).toBe(neg("EISDIR"));
+      // node:fs on Windows opens a directory for writing (libuv asks with backup semantics): refused after it.
+      for (const mode of ["rw", "rws", "rwd"] as const) {
+        expect(b().open(sub, mode)).toBe(neg("EISDIR"));
+        await expect(b().openAsync(sub, mode)).resolves.toBe(neg("EISDIR"));
       }
       const fd = b().open(sub, "r");
       expect(fd).toBeGreaterThanOrEqual(0);
@@ -211,6 +212,18 @@ describe.each(backends)("contract: %s backend", (name, make) => {
       ]) {
         expect(r).toBe(neg("EBADF"));
       }
+    },
+  );
+
+  test.skipIf(skip)(
+    "sync and datasync of a file opened r: 0, as the JDK answers (Windows refuses to flush the handle)",
+    async () => {
+      const path = fresh("read-only-sync");
+      writeFileSync(path, "x");
+      const fd = b().open(path, "r");
+      expect([b().sync(fd), b().datasync(fd)]).toEqual([0, 0]);
+      expect([await b().syncAsync(fd), await b().datasyncAsync(fd)]).toEqual([0, 0]);
+      b().close(fd);
     },
   );
 

@@ -1,7 +1,9 @@
 import { closeSync, fsyncSync, mkdirSync, openSync, renameSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, test } from "vitest";
+import { NativeUnavailableError } from "../src/libc";
 import { syncDirectory } from "../src/sync-directory";
+import { windowsSyncDirectory } from "../src/win32/sync-directory";
 import { neg, tempDir } from "./helpers";
 
 describe("syncDirectory", () => {
@@ -28,4 +30,13 @@ describe("syncDirectory", () => {
       expect(syncDirectory(dir)).toBe(0);
     },
   );
+
+  test("on Windows without koffi: 0 for a directory that opens (node:fs cannot flush one), else its -errno", () => {
+    const noKoffi = () => {
+      throw new NativeUnavailableError("koffi did not load");
+    };
+    // The fallback answered node:fs's EPERM, so a store could not be made without koffi.
+    expect(windowsSyncDirectory(dir, noKoffi)).toBe(0);
+    expect(windowsSyncDirectory(join(dir, "missing"), noKoffi)).toBe(neg("ENOENT"));
+  });
 });

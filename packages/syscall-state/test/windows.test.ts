@@ -1,10 +1,19 @@
-import { closeSync, openSync, readFileSync, renameSync, statSync, writeFileSync } from "node:fs";
+import {
+  closeSync,
+  linkSync,
+  openSync,
+  readFileSync,
+  renameSync,
+  statSync,
+  writeFileSync,
+} from "node:fs";
 import { join } from "node:path";
 import { describe, expect, test } from "vitest";
 import { adaptSystemCall, lastErrno, type NativeFunction } from "../src/adapter";
 import { errnoOf } from "../src/errno";
+import { fileIdentity } from "../src/file-identity";
 import { loadKoffi } from "../src/koffi";
-import { nativeBackend } from "../src/native-backend";
+import { isNativeAvailable, nativeBackend } from "../src/native-backend";
 import { nativeKernel32 } from "../src/win32/kernel32";
 import { errnoFromWin32 } from "../src/win32/win32-errors";
 import { neg, tempDir } from "./helpers";
@@ -249,4 +258,30 @@ describe.skipIf(!windows)("win32 native backend (kernel32)", () => {
     expect(b.allocate(0x7ff0, 0, 1)).toBe(neg("EBADF"));
     expect(errnoOf("ENOENT")).toBe(4058);
   });
+
+  test("fileIdentity names the open file: the same through another case and a hard link, another file differs", () => {
+    const b = nativeBackend();
+    const path = fresh("identity");
+    writeFileSync(path, "x");
+    const link = fresh("identity-link");
+    linkSync(path, link);
+    const other = fresh("identity-other");
+    writeFileSync(other, "y");
+    const fds = [path, path.toUpperCase(), link, other].map((p) => b.open(p, "r"));
+    const ids = fds.map((fd) => fileIdentity(b, fd));
+    expect(ids[0]).toMatch(/^[0-9a-f]{48}$/);
+    expect(ids.slice(1, 3)).toEqual([ids[0], ids[0]]);
+    expect(ids[3]).not.toBe(ids[0]);
+    for (const fd of fds) b.close(fd);
+    expect(fileIdentity(b, 0x7ff0)).toBeUndefined();
+  });
 });
+
+test.skipIf(windows || !isNativeAvailable())(
+  "fileIdentity elsewhere: undefined (fstat of the descriptor tells it)",
+  () => {
+    const fd = nativeBackend().open(join(tempDir("identity"), "x"), "rw");
+    expect(fileIdentity(nativeBackend(), fd)).toBeUndefined();
+    nativeBackend().close(fd);
+  },
+);

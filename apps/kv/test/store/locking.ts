@@ -19,6 +19,23 @@ describe("locking", () => {
     await w2.close();
   });
 
+  it.skipIf(process.platform !== "win32")(
+    "a spelling of the directory in another case is the same store (Windows ignores case)",
+    async () => {
+      const dir = tempDir();
+      const w = await open(dir);
+      try {
+        // By path alone it was another store: refused only by the OS lock, where there is one ("locked for
+        // writing by process <this pid>"); on raf's node backend, which has none, opened as a second writer.
+        const error = await open(dir.toUpperCase()).catch((e: unknown) => e);
+        expect(error).toMatchObject({ code: "ERR_KV_LOCKED" });
+        expect((error as Error).message).toContain("already open for writing in this process");
+      } finally {
+        await w.close();
+      }
+    },
+  );
+
   /** Starts a child process that opens `dir` with `options`, prints its stats as JSON, and closes on any input. */
   async function holder(dir: string, options: object, env: NodeJS.ProcessEnv = process.env) {
     const dist = DIST_URL;

@@ -15,7 +15,8 @@ export interface FileApi<R extends Flavor> {
   /**
    * The OS file descriptor (Java's `getFD()`), or -1 once closed. Its file offset is unspecified: these
    * classes only make positional calls, and the native backend's `length()` is `lseek(SEEK_END)`, which
-   * moves it. Use positional calls (`pread`/`pwrite`) on it too.
+   * moves it. Use positional calls (`pread`/`pwrite`) on it too. On Windows the native backend's is a Win32
+   * `HANDLE`, which `node:fs` cannot use: call the backend with it.
    */
   readonly fd: number;
   /**

@@ -115,6 +115,8 @@ export class Window {
   /** Writes are refused (mode `r`). */
   declare readonly readOnly: boolean;
   closed = false;
+  /** Names the open file for this thread's lock registry (`thread-locks.ts`): set by the file classes. */
+  identify: (() => string | null) | undefined = undefined;
   /** The last view {@link dirtyBytes} made, kept for the next flush of the same range. */
   #dirtyView: Uint8Array = NO_DIRTY_VIEW;
 

@@ -12,6 +12,12 @@ export const tmp = tempDir();
 export const dist = fileURLToPath(new URL("../../dist/index.js", import.meta.url));
 /** Same-thread lock conflicts are detected with Linux OFD locks, through the native backend only. */
 export const linuxNative = isNativeAvailable() && process.platform === "linux";
+/**
+ * Native locks that conflict between two descriptors of one process: Linux OFD locks, Windows `LockFileEx` (macOS's
+ * classic fcntl locks are per process).
+ */
+export const perHandleLocks =
+  isNativeAvailable() && (process.platform === "linux" || process.platform === "win32");
 
 /** A fresh 64-byte file to lock. */
 export function lockFile(name = "locked.bin"): string {

@@ -263,6 +263,8 @@ export function faultBackend(inner: Backend, rules: readonly FaultRule[] = []): 
   const faulty: Primitives = {
     name: `fault(${inner.name})`,
     ...(allocate === undefined ? {} : { allocateDirect }),
+    // Not a system call to fail: raf asks it to tell two descriptors of one file apart.
+    ...(p.identity === undefined ? {} : { identity: p.identity }),
     open: simple(
       (path: string, _mode: FileMode) => info("open", false, -1, -1, -1, path),
       (path, mode) => p.open(path, mode),

@@ -1,6 +1,6 @@
 import { adaptSystemCall } from "../adapter";
 import { nodeBackend } from "../node-backend";
-import { nativeKernel32 } from "./kernel32";
+import { type NativeKernel32, nativeKernel32 } from "./kernel32";
 import { errnoFromWin32 } from "./win32-errors";
 
 const GENERIC_READ_WRITE = 0x80000000 | 0x40000000;
@@ -10,19 +10,22 @@ const FILE_FLAG_BACKUP_SEMANTICS = 0x02000000;
 
 /**
  * Windows' directory flush: a handle to the directory itself (backup semantics), opened for writing
- * (`FlushFileBuffers` needs it), and flushed. Without kernel32 (koffi missing), node:fs's answer. @internal
+ * (`FlushFileBuffers` needs it), and flushed. Without kernel32 (koffi missing) nothing can flush a directory
+ * (node:fs refuses its fsync with EPERM): it answers 0 once the directory opens, as Java programs there skip the
+ * step; NTFS journals the entries, written within seconds. `kernel32` is for tests. @internal
  */
-export function windowsSyncDirectory(path: string): number {
-  let k: ReturnType<typeof nativeKernel32>;
+export function windowsSyncDirectory(
+  path: string,
+  kernel32: () => NativeKernel32 = nativeKernel32,
+): number {
+  let k: NativeKernel32;
   try {
-    k = nativeKernel32();
+    k = kernel32();
   } catch {
     const b = nodeBackend();
     const fd = b.open(path, "r");
     if (fd < 0) return fd;
-    const r = b.sync(fd);
-    b.close(fd);
-    return r;
+    return b.close(fd);
   }
   const open = adaptSystemCall(k.CreateFileW, "GetLastError");
   const flush = adaptSystemCall(k.FlushFileBuffers, "GetLastError", "zero");

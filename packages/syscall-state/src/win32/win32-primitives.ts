@@ -42,6 +42,7 @@ const FILE_FLAG_WRITE_THROUGH = 0x80000000;
 const FILE_FLAG_BACKUP_SEMANTICS = 0x02000000;
 const FILE_STANDARD_INFO = 1;
 const FILE_END_OF_FILE_INFO = 6;
+const FILE_ID_INFO = 18;
 const FILE_TYPE_PIPE = 3;
 const FILE_TYPE_CHAR = 2;
 const LOCKFILE_FAIL_IMMEDIATELY = 0x1;
@@ -272,9 +273,19 @@ export function win32Primitives(k: NativeKernel32): Primitives {
     );
   };
 
+  // FILE_ID_INFO: the volume's serial number (8 bytes), then the file's 128-bit id.
+  const id = new Uint8Array(24);
+  const identity = (fd: number): string | undefined => {
+    if (getInfo(fd, FILE_ID_INFO, id, 24) <= 0) return undefined;
+    let hex = "";
+    for (const byte of id) hex += byte.toString(16).padStart(2, "0");
+    return hex;
+  };
+
   return {
     name: "native",
     allocateDirect,
+    identity,
     open: (path, mode) => opened(path, mode, createFile(...openArgs(path, mode))),
     close: (fd) => closed(fd, closeHandle(fd)),
     pread: (fd, buffer, offset, length, position) => {
