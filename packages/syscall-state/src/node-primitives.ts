@@ -124,23 +124,42 @@ function notSupported(fd: number): number {
   }, fd);
 }
 
+const S_IFMT = 0o170000;
+const S_IFIFO = 0o010000;
+/** Windows: the descriptors of pipes open here, whose positional calls answer as pread(2) on a FIFO. */
+const pipes = new Set<number>();
+const isPipe = (fd: number): boolean => pipes.size !== 0 && pipes.has(fd);
+
 /**
- * libuv on Windows opens a directory for writing too (it asks with backup semantics): refuse it after the open,
- * as POSIX and the native backend do (`-EISDIR`). `r` keeps it, as POSIX does (a read then says `-EISDIR`).
+ * Windows, after an open: libuv opens a directory for writing too (it asks with backup semantics), refused here
+ * as POSIX and the native backend refuse it (`-EISDIR`; `r` keeps it, a read then says `-EISDIR`); and a pipe is
+ * read and written in order whatever the position, where pread(2) refuses a FIFO (`-ESPIPE`): it is noted.
  */
-function openedForWriting(fd: number, mode: FileMode): number {
-  if (!WINDOWS || mode === "r" || fd < 0) return fd;
-  let directory: boolean;
+function opened(fd: number, mode: FileMode): number {
+  if (!WINDOWS || fd < 0) return fd;
+  let stats: fs.Stats;
   try {
-    directory = fs.fstatSync(fd).isDirectory();
+    stats = fs.fstatSync(fd);
   } catch (error) {
     fs.closeSync(fd);
     return negativeErrno(error);
   }
-  if (!directory) return fd;
-  fs.closeSync(fd);
-  return EISDIR;
+  if (stats.isDirectory() && mode !== "r") {
+    fs.closeSync(fd);
+    return EISDIR;
+  }
+  // A number closed some other way comes back for another file: what it is now counts. Node's `isFIFO()` is false
+  // there (its S_IFIFO constant is POSIX-only), though libuv reports a pipe's mode as the C runtime's _S_IFIFO.
+  if ((stats.mode & S_IFMT) === S_IFIFO) pipes.add(fd);
+  else pipes.delete(fd);
+  return fd;
 }
+
+/** Closed: a pipe's number is free for any file. */
+const forgotten = (fd: number, r: number): number => {
+  if (r === 0) pipes.delete(fd);
+  return r;
+};
 
 /** Windows refuses to flush a read-only handle (EPERM, access denied), which has nothing to flush: the JDK's 0. */
 const synced = (r: number): number => (WINDOWS && r === EPERM ? 0 : r);
@@ -154,21 +173,29 @@ export function nodePrimitives(): Primitives {
   return {
     name: "node",
     open: (path, mode) =>
-      openedForWriting(
+      opened(
         guard(() => fs.openSync(path, flagsOf(mode), 0o666)),
         mode,
       ),
-    close: (fd) => guardVoid(() => fs.closeSync(fd), fd),
-    pread: (fd, buffer, offset, length, position) =>
-      guard(
-        () =>
-          length === 0
-            ? fs.readvSync(fd, NOTHING, position)
-            : fs.readSync(fd, buffer, offset, most(length), position),
+    close: (fd) =>
+      forgotten(
         fd,
+        guardVoid(() => fs.closeSync(fd), fd),
       ),
+    pread: (fd, buffer, offset, length, position) =>
+      isPipe(fd)
+        ? ESPIPE
+        : guard(
+            () =>
+              length === 0
+                ? fs.readvSync(fd, NOTHING, position)
+                : fs.readSync(fd, buffer, offset, most(length), position),
+            fd,
+          ),
     pwrite: (fd, buffer, offset, length, position) =>
-      guard(() => fs.writeSync(fd, buffer, offset, most(length), position), fd),
+      isPipe(fd)
+        ? ESPIPE
+        : guard(() => fs.writeSync(fd, buffer, offset, most(length), position), fd),
     size: (fd) => guard(() => sizeFromStats(fs.fstatSync(fd)), fd),
     truncate(fd, length) {
       try {
@@ -187,25 +214,32 @@ export function nodePrimitives(): Primitives {
     openAsync: (path, mode) => {
       const flags = flagsOf(mode);
       return viaCallback<number>((cb) => fs.open(path, flags, 0o666, cb), identity).then((fd) =>
-        openedForWriting(fd, mode),
+        opened(fd, mode),
       );
     },
-    closeAsync: (fd) => viaCallback<void>((cb) => fs.close(fd, (e) => cb(e, undefined)), zero, fd),
+    closeAsync: (fd) =>
+      viaCallback<void>((cb) => fs.close(fd, (e) => cb(e, undefined)), zero, fd).then((r) =>
+        forgotten(fd, r),
+      ),
     preadAsync: (fd, buffer, offset, length, position) =>
-      viaCallback<number>(
-        (cb) =>
-          length === 0
-            ? fs.readv(fd, NOTHING, position, cb)
-            : fs.read(fd, buffer, offset, most(length), position, cb),
-        identity,
-        fd,
-      ),
+      isPipe(fd)
+        ? Promise.resolve(ESPIPE)
+        : viaCallback<number>(
+            (cb) =>
+              length === 0
+                ? fs.readv(fd, NOTHING, position, cb)
+                : fs.read(fd, buffer, offset, most(length), position, cb),
+            identity,
+            fd,
+          ),
     pwriteAsync: (fd, buffer, offset, length, position) =>
-      viaCallback<number>(
-        (cb) => fs.write(fd, buffer, offset, most(length), position, cb),
-        identity,
-        fd,
-      ),
+      isPipe(fd)
+        ? Promise.resolve(ESPIPE)
+        : viaCallback<number>(
+            (cb) => fs.write(fd, buffer, offset, most(length), position, cb),
+            identity,
+            fd,
+          ),
     sizeAsync: (fd) => viaCallback<fs.Stats>((cb) => fs.fstat(fd, cb), sizeFromStats, fd),
     truncateAsync: (fd, length) =>
       viaCallback<void>((cb) => fs.ftruncate(fd, length, (e) => cb(e, undefined)), zero, fd).catch(

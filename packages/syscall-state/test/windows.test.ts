@@ -7,6 +7,7 @@ import {
   statSync,
   writeFileSync,
 } from "node:fs";
+import { createServer } from "node:net";
 import { join } from "node:path";
 import { describe, expect, test } from "vitest";
 import { adaptSystemCall, lastErrno, type NativeFunction } from "../src/adapter";
@@ -14,6 +15,7 @@ import { errnoOf } from "../src/errno";
 import { fileIdentity } from "../src/file-identity";
 import { loadKoffi } from "../src/koffi";
 import { isNativeAvailable, nativeBackend } from "../src/native-backend";
+import { nodeBackend } from "../src/node-backend";
 import { nativeKernel32 } from "../src/win32/kernel32";
 import { errnoFromWin32 } from "../src/win32/win32-errors";
 import { neg, tempDir } from "./helpers";
@@ -275,6 +277,38 @@ describe.skipIf(!windows)("win32 native backend (kernel32)", () => {
     for (const fd of fds) b.close(fd);
     expect(fileIdentity(b, 0x7ff0)).toBeUndefined();
   });
+});
+
+describe.skipIf(!windows)("a named pipe on Windows, both backends", () => {
+  test.each(["native", "node"] as const)(
+    "%s: positional reads and writes are -ESPIPE, as pread(2) on a FIFO (Windows moved the stream instead); size 0",
+    async (kind) => {
+      const path = `\\\\.\\pipe\\rafkit-test-${process.pid}-${kind}`;
+      const server = createServer((socket) => {
+        socket.on("error", () => undefined);
+        socket.end("ABCDEFGH");
+      });
+      await new Promise<void>((resolve) => server.listen(path, resolve));
+      try {
+        const b = kind === "native" ? nativeBackend() : nodeBackend();
+        const fd = b.open(path, "rw");
+        expect(fd).toBeGreaterThanOrEqual(0);
+        const buf = new Uint8Array(4);
+        expect(b.pread(fd, buf, 0, 4, 4)).toBe(neg("ESPIPE"));
+        expect(b.pwrite(fd, buf, 0, 4, 100)).toBe(neg("ESPIPE"));
+        expect(await b.preadAsync(fd, buf, 0, 4, 0)).toBe(neg("ESPIPE"));
+        expect(await b.pwriteAsync(fd, buf, 0, 4, 0)).toBe(neg("ESPIPE"));
+        if (kind === "native") expect([b.size(fd), await b.sizeAsync(fd)]).toEqual([0, 0]);
+        expect(b.close(fd)).toBe(0);
+        // The number, free again, names a regular file next: no longer a pipe.
+        const file = b.open(join(tempDir("after-pipe"), "f"), "rw");
+        expect(b.pwrite(file, buf, 0, 4, 0)).toBe(4);
+        b.close(file);
+      } finally {
+        await new Promise((resolve) => server.close(resolve));
+      }
+    },
+  );
 });
 
 test.skipIf(windows || !isNativeAvailable())(

@@ -133,6 +133,18 @@ export function win32Primitives(k: NativeKernel32): Primitives {
   /** Win32's `-code` as Node's `-errno`; successes pass through. */
   const errno = (r: number): number => (r < 0 ? errnoFromWin32(-r) : r);
 
+  // The open handles of pipes. Windows reads and writes a pipe in order whatever the OVERLAPPED offset says, where
+  // pread(2) refuses a FIFO (ESPIPE): their positional calls answer that, and their size is a FIFO's 0.
+  const pipes = new Set<number>();
+  const noted = (fd: number): number => {
+    if (fd < 0) return fd;
+    // A number closed some other way comes back for another file: what it is now counts.
+    if ((k.GetFileType(fd) as number) === FILE_TYPE_PIPE) pipes.add(fd);
+    else pipes.delete(fd);
+    return fd;
+  };
+  const isPipe = (fd: number): boolean => pipes.size !== 0 && pipes.has(fd);
+
   /** A directory refused for writing answers EISDIR, as libuv and POSIX do (Win32 says access denied). */
   const opened = (path: string, mode: FileMode, r: number): number => {
     if (r >= 0) return r;
@@ -240,6 +252,7 @@ export function win32Primitives(k: NativeKernel32): Primitives {
   const closed = (fd: number, r: number): number => {
     if (r > 0) {
       held.delete(fd);
+      pipes.delete(fd);
       return 0;
     }
     return errno(r);
@@ -263,10 +276,12 @@ export function win32Primitives(k: NativeKernel32): Primitives {
       capacity,
       address,
       (fd, at, length, position) => {
+        if (isPipe(fd)) return ESPIPE;
         overlapped(ovOf, position);
         return readResult(readFileAddress(fd, at, length, countAt, ovAt), count);
       },
       (fd, at, length, position) => {
+        if (isPipe(fd)) return ESPIPE;
         overlapped(ovOf, position);
         return writeResult(writeFileAddress(fd, at, length, countAt, ovAt), count);
       },
@@ -286,9 +301,10 @@ export function win32Primitives(k: NativeKernel32): Primitives {
     name: "native",
     allocateDirect,
     identity,
-    open: (path, mode) => opened(path, mode, createFile(...openArgs(path, mode))),
+    open: (path, mode) => noted(opened(path, mode, createFile(...openArgs(path, mode)))),
     close: (fd) => closed(fd, closeHandle(fd)),
     pread: (fd, buffer, offset, length, position) => {
+      if (isPipe(fd)) return ESPIPE;
       const n = Math.min(length, MAX_TRANSFER);
       return readResult(
         readFile(fd, viewOf(buffer, offset, n), n, done, overlapped(ov, position)),
@@ -296,13 +312,14 @@ export function win32Primitives(k: NativeKernel32): Primitives {
       );
     },
     pwrite: (fd, buffer, offset, length, position) => {
+      if (isPipe(fd)) return ESPIPE;
       const n = Math.min(length, MAX_TRANSFER);
       return writeResult(
         writeFile(fd, viewOf(buffer, offset, n), n, done, overlapped(ov, position)),
         done,
       );
     },
-    size: (fd) => sizeResult(getInfo(fd, FILE_STANDARD_INFO, info, 24), info),
+    size: (fd) => (isPipe(fd) ? 0 : sizeResult(getInfo(fd, FILE_STANDARD_INFO, info, 24), info)),
     truncate: (fd, length) => {
       const r = setInfo(fd, FILE_END_OF_FILE_INFO, endOfFile(length), 8);
       return r > 0 ? 0 : -r === ERROR_ACCESS_DENIED ? EINVAL : errno(r);
@@ -322,21 +339,24 @@ export function win32Primitives(k: NativeKernel32): Primitives {
       return type < 0 ? type : ENOTSUP;
     },
     openAsync: async (path, mode) =>
-      opened(path, mode, await createFile.async(...openArgs(path, mode))),
+      noted(opened(path, mode, await createFile.async(...openArgs(path, mode)))),
     closeAsync: async (fd) => closed(fd, await closeHandle.async(fd)),
     preadAsync: async (fd, buffer, offset, length, position) => {
+      if (isPipe(fd)) return ESPIPE;
       const n = Math.min(length, MAX_TRANSFER);
       const count = new Uint32Array(1);
       const at = overlapped(new Uint32Array(8), position);
       return readResult(await readFile.async(fd, viewOf(buffer, offset, n), n, count, at), count);
     },
     pwriteAsync: async (fd, buffer, offset, length, position) => {
+      if (isPipe(fd)) return ESPIPE;
       const n = Math.min(length, MAX_TRANSFER);
       const count = new Uint32Array(1);
       const at = overlapped(new Uint32Array(8), position);
       return writeResult(await writeFile.async(fd, viewOf(buffer, offset, n), n, count, at), count);
     },
     sizeAsync: async (fd) => {
+      if (isPipe(fd)) return 0;
       const bytes = new Uint8Array(24);
       return sizeResult(await getInfo.async(fd, FILE_STANDARD_INFO, bytes, 24), bytes);
     },
