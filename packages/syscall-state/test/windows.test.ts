@@ -1,6 +1,8 @@
 import {
   closeSync,
+  existsSync,
   linkSync,
+  mkdirSync,
   openSync,
   readFileSync,
   renameSync,
@@ -16,6 +18,7 @@ import { fileIdentity } from "../src/file-identity";
 import { loadKoffi } from "../src/koffi";
 import { isNativeAvailable, nativeBackend } from "../src/native-backend";
 import { nodeBackend } from "../src/node-backend";
+import { syncDirectory } from "../src/sync-directory";
 import { nativeKernel32 } from "../src/win32/kernel32";
 import { errnoFromWin32 } from "../src/win32/win32-errors";
 import { neg, tempDir } from "./helpers";
@@ -259,6 +262,22 @@ describe.skipIf(!windows)("win32 native backend (kernel32)", () => {
     expect(b.fadvise(0x7ff0, 0, 0, "normal")).toBe(neg("EBADF"));
     expect(b.allocate(0x7ff0, 0, 1)).toBe(neg("EBADF"));
     expect(errnoOf("ENOENT")).toBe(4058);
+  });
+
+  test("a name ending in a dot or a space is kept, as node:fs keeps it (Win32 alone would drop them)", () => {
+    const b = nativeBackend();
+    for (const name of ["dot.", "space "]) {
+      const path = fresh(name);
+      const fd = b.open(path, "rw");
+      expect(b.pwrite(fd, new Uint8Array([7]), 0, 1, 0)).toBe(1);
+      expect(b.close(fd)).toBe(0);
+      expect(readFileSync(path)).toEqual(Buffer.from([7]));
+      expect(existsSync(path.slice(0, -1))).toBe(false);
+    }
+    // A store directory named so (kv's mkdir made it, then its flush looked for "dir").
+    const dir = fresh("dir.");
+    mkdirSync(dir);
+    expect(syncDirectory(dir)).toBe(0);
   });
 
   test("fileIdentity names the open file: the same through another case and a hard link, another file differs", () => {

@@ -1,3 +1,4 @@
+import { toNamespacedPath } from "node:path";
 import { adaptSystemCall } from "../adapter";
 import { nodeBackend } from "../node-backend";
 import { type NativeKernel32, nativeKernel32 } from "./kernel32";
@@ -30,7 +31,7 @@ export function windowsSyncDirectory(
   const open = adaptSystemCall(k.CreateFileW, "GetLastError");
   const flush = adaptSystemCall(k.FlushFileBuffers, "GetLastError", "zero");
   const handle = open(
-    path,
+    toNamespacedPath(path),
     GENERIC_READ_WRITE,
     FILE_SHARE_ALL,
     null,

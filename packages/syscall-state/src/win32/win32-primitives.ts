@@ -1,3 +1,4 @@
+import { toNamespacedPath } from "node:path";
 import { type AdaptedSystemCall, adaptSystemCall, type NativeFunction } from "../adapter";
 import { addressOf } from "../address";
 import { ADVICE } from "../advice";
@@ -149,7 +150,7 @@ export function win32Primitives(k: NativeKernel32): Primitives {
   const opened = (path: string, mode: FileMode, r: number): number => {
     if (r >= 0) return r;
     if (mode !== "r" && (-r === ERROR_ACCESS_DENIED || -r === ERROR_FILE_EXISTS)) {
-      const attributes = k.GetFileAttributesW(path) as number;
+      const attributes = k.GetFileAttributesW(toNamespacedPath(path)) as number;
       if (attributes !== INVALID_FILE_ATTRIBUTES && (attributes & FILE_ATTRIBUTE_DIRECTORY) !== 0) {
         return EISDIR;
       }
@@ -158,7 +159,8 @@ export function win32Primitives(k: NativeKernel32): Primitives {
   };
   const openArgs = (path: string, mode: FileMode): unknown[] => {
     const { access, disposition, flags } = flagsOf(mode);
-    return [path, access, FILE_SHARE_ALL, null, disposition, flags, 0];
+    // As node:fs passes it (`\\?\C:\…`): Win32 would drop a trailing dot or space, so "x." named "x".
+    return [toNamespacedPath(path), access, FILE_SHARE_ALL, null, disposition, flags, 0];
   };
 
   // Sync calls run one at a time on this thread, so they share one OVERLAPPED and one count.
