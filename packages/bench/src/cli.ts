@@ -135,15 +135,15 @@ async function runCommand(filter: string | undefined, flags: RunFlags): Promise<
   }
   const report = await runBenchmarks(suites, selection, progressListener());
   printSkipped(report.skipped);
-  if (report.results.length > 0) {
-    process.stdout.write(`${formatTable(report.results)}\n`);
-    if (flags.json) writeOutput(flags.json, toJmhJson(report.results));
-    if (flags.chart)
-      writeOutput(
-        flags.chart,
-        renderChart(report.results, flags.title ? { title: flags.title } : {}),
-      );
-  }
+  if (report.results.length > 0) process.stdout.write(`${formatTable(report.results)}\n`);
+  else process.stdout.write("No results (every benchmark failed or was skipped).\n");
+  // Written even when empty: a file of an earlier run left in place would read as this run's results.
+  if (flags.json) writeOutput(flags.json, toJmhJson(report.results));
+  if (flags.chart)
+    writeOutput(
+      flags.chart,
+      renderChart(report.results, flags.title ? { title: flags.title } : {}),
+    );
   if (report.failures.length > 0) {
     for (const f of report.failures) {
       const params = Object.entries(f.params)

@@ -108,6 +108,9 @@ function toLoaded(suites: readonly (LoadedSuite | AnySuite)[]): LoadedSuite[] {
 
 function convertParam(suite: AnySuite, name: string, text: string): ParamValue {
   const declared = declaredValues(suite, name) ?? [];
+  // A declared value spelled as given is that value, of its type: [1, "auto"] takes "1" as the number 1.
+  const spelled = declared.find((v) => String(v) === text);
+  if (spelled !== undefined) return spelled;
   if (declared.length > 0 && declared.every((v) => typeof v === "number")) {
     const n = Number(text);
     if (text.trim() === "" || !Number.isFinite(n)) {
@@ -209,6 +212,8 @@ export function planBenchmarks(
         values.map((v) => convertParam(suite, name, v)),
       );
     }
+    // Each value once (`100,1e2` is one number): twice, it ran twice and made two results of one name.
+    for (const [name, values] of space) space.set(name, [...new Set(values)]);
     const combos = paramCombinations(Object.fromEntries(space));
     for (const benchmark of names) {
       const resolved = benchmarkOptions(suite, benchmark, options.overrides);

@@ -1,6 +1,7 @@
 import { setFlagsFromString } from "node:v8";
 import { runInNewContext } from "node:vm";
 import { Blackhole } from "./blackhole";
+import { BenchError } from "./errors";
 import {
   type AnySuite,
   type BenchOptions,
@@ -123,13 +124,49 @@ function gcFunction(): () => void {
   return runInNewContext("gc") as () => void;
 }
 
+/** Runs a teardown; its error is dropped when `failed` (an earlier error is the one to report). */
+async function teardownUnless(failed: boolean, teardown: () => unknown): Promise<void> {
+  try {
+    await teardown();
+  } catch (error) {
+    if (!failed) throw error;
+  }
+}
+
 /**
  * Runs one trial in this process: state, trial setup, warmup and measurement iterations (each wrapped in the
  * iteration hooks, which are not timed), trial teardown. Iterations by time call the benchmark in batches
  * that grow until a batch is long enough for the clock reads to be negligible. A benchmark that returns a
  * promise has each call awaited before the next one; a synchronous one is never awaited.
  */
-export async function runTrial(
+export function runTrial(
+  job: TrialJob,
+  onIteration?: (record: IterationRecord) => void | Promise<void>,
+): Promise<TrialResult> {
+  return unlessStuck(trial(job, onIteration));
+}
+
+/**
+ * `work`, or a {@link BenchError} when the process runs out of things to do while it is pending: a benchmark (or
+ * hook) whose promise never settles. Without it the process just ended, exit code 0, the trial's and every later
+ * benchmark's results lost.
+ */
+function unlessStuck<T>(work: Promise<T>): Promise<T> {
+  let stuck!: () => void;
+  const never = new Promise<never>((_, reject) => {
+    stuck = () =>
+      reject(
+        new BenchError(
+          "ERR_BENCH_FAILED",
+          "a promise it awaited never settled: nothing was left to run that could settle it",
+        ),
+      );
+  });
+  process.once("beforeExit", stuck);
+  return Promise.race([work, never]).finally(() => process.off("beforeExit", stuck));
+}
+
+async function trial(
   job: TrialJob,
   onIteration?: (record: IterationRecord) => void | Promise<void>,
 ): Promise<TrialResult> {
@@ -175,7 +212,9 @@ export async function runTrial(
         await suite.setup?.iteration?.(state, params);
         let invocations = 0;
         let nanos = 0;
-        // A benchmark that throws still gets its iteration's teardown (the files and directories it made).
+        // A benchmark that throws still gets its iteration's teardown (the files and directories it made); its
+        // error stays the one reported when the teardown fails too, as Java's try-with-resources keeps it.
+        let failed = false;
         try {
           if (options.mode === "ss") {
             const t0 = now();
@@ -206,17 +245,22 @@ export async function runTrial(
             } while (t1 - t0 < target);
             nanos = t1 - t0;
           }
+        } catch (error) {
+          failed = true;
+          throw error;
         } finally {
-          await suite.teardown?.iteration?.(state, params);
+          await teardownUnless(failed, () => suite.teardown?.iteration?.(state, params));
         }
         const score = scoreOf(invocations * options.operationsPerInvocation, nanos, options);
         result[phase].push(score);
         await onIteration?.({ phase, index, invocations, nanos, score });
       }
     }
-  } finally {
-    await suite.teardown?.trial?.(state, params);
+  } catch (error) {
+    await teardownUnless(true, () => suite.teardown?.trial?.(state, params));
+    throw error;
   }
+  await suite.teardown?.trial?.(state, params);
   return result;
 }
 

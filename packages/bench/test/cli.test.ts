@@ -50,6 +50,47 @@ describe("rafkit-bench CLI", () => {
     expect(stderr).toContain("1 of 1 benchmarks failed");
   });
 
+  it.each(["0", "1"])(
+    "fails clearly (forks %s) when a benchmark's promise never settles, and reports the others",
+    async (forks) => {
+      // The process just ran out of work and exited 0 with no output at all (forks 0), or the fork did (forks 1).
+      const { code, stdout, stderr } = await runCli(
+        "--suite",
+        fixtures,
+        "Never",
+        ...tiny,
+        "-f",
+        forks,
+      );
+      expect(code).toBe(1);
+      expect(stderr).toContain(
+        "Never.b_never failed: a promise it awaited never settled: nothing was left to run that could settle it",
+      );
+      expect(stdout).toMatch(/Never\.a_works[\s\S]*Never\.c_works/);
+    },
+  );
+
+  it("writes --json and --chart when nothing produced a result: a stale file would read as this run's", async () => {
+    const json = join(dir, "empty.json");
+    const svg = join(dir, "empty.svg");
+    writeFileSync(json, '["stale"]');
+    writeFileSync(svg, "stale");
+    const { code, stdout } = await runCli(
+      "--suite",
+      fixtures,
+      "Throwing",
+      ...tiny,
+      "--json",
+      json,
+      "--chart",
+      svg,
+    );
+    expect(code).toBe(1);
+    expect(stdout).toContain("No results");
+    expect(parseJmhJson(readFileSync(json, "utf8"))).toEqual([]);
+    expect(readFileSync(svg, "utf8")).toMatch(/^<\?xml[\s\S]*<\/svg>\n$/);
+  });
+
   it("fails clearly when nothing matches the filter", async () => {
     const { code, stderr } = await runCli("NoSuchSuite");
     expect(code).toBe(1);

@@ -126,6 +126,33 @@ describe("runTrial", () => {
     expect(events).toEqual(["setup iteration", "teardown iteration", "teardown trial"]);
   });
 
+  it("reports the benchmark's error when a teardown fails after it (the teardown's hid it)", async () => {
+    const suite = defineSuite({
+      name: "Both",
+      teardown: {
+        iteration: () => {
+          throw new Error("iteration teardown boom");
+        },
+        trial: () => {
+          throw new Error("trial teardown boom");
+        },
+      },
+      benchmarks: {
+        boom() {
+          throw new Error("bench boom");
+        },
+        fine: () => 1,
+      },
+    });
+    await expect(
+      runTrial({ suite, benchmark: "boom", params: {}, options: quick() }),
+    ).rejects.toThrow("bench boom");
+    // With nothing failing before it, a teardown's own error is the one reported.
+    await expect(
+      runTrial({ suite, benchmark: "fine", params: {}, options: quick() }),
+    ).rejects.toThrow("iteration teardown boom");
+  });
+
   it("awaits each call of an async benchmark before the next, and consumes what it resolves to", async () => {
     let calls = 0;
     let inFlight = 0;

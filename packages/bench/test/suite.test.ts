@@ -148,6 +148,33 @@ describe("planning and loading", () => {
     expect(() => planBenchmarks([suite], { filter: "(" })).toThrow(/bad filter regex/);
   });
 
+  it("runs each param value once, and takes a declared value spelled as given in its own type", () => {
+    // Twice, a value ran twice and made two results of one name, which compare then refused.
+    const twice = planBenchmarks([suite], {
+      filter: "\\.a$",
+      params: { n: ["100", "1e2", "0x64"] },
+    });
+    expect(twice.map((p) => [p.params.n, p.params.flag])).toEqual([
+      [100, true],
+      [100, false],
+    ]);
+    const repeated = defineSuite({
+      name: "Twice",
+      params: { n: [1, 1, 2] },
+      benchmarks: { a: () => 1 },
+    });
+    expect(planBenchmarks([repeated]).map((p) => p.params.n)).toEqual([1, 2]);
+    // Mixed types: "1" was passed on as the string "1" where the suite declares the number 1.
+    const mixed = defineSuite({
+      name: "Mixed",
+      params: { size: [1, "auto"] },
+      benchmarks: { a: () => 1 },
+    });
+    expect(
+      planBenchmarks([mixed], { params: { size: ["1", "auto", "7"] } }).map((p) => p.params.size),
+    ).toEqual([1, "auto", "7"]);
+  });
+
   it("cannot fork a suite that was not loaded from a module", async () => {
     const report = await runBenchmarks([suite], {
       filter: "Plan.a",
@@ -195,7 +222,7 @@ describe("planning and loading", () => {
 
   it("loads suites from a module and rejects modules without any", async () => {
     const loaded = await loadSuiteModule(new URL("./fixtures/suites.mjs", import.meta.url).href);
-    expect(loaded.map((l) => l.suite.name).sort()).toEqual(["Pids", "Spin", "Throwing"]);
+    expect(loaded.map((l) => l.suite.name).sort()).toEqual(["Never", "Pids", "Spin", "Throwing"]);
     await expect(loadSuiteModule("node:path")).rejects.toThrow(/exports no suite/);
     expect(moduleUrl("/tmp/x.mjs")).toBe("file:///tmp/x.mjs");
   });

@@ -8,10 +8,19 @@ export function fail(command: string, message: string): never {
   process.exit(1);
 }
 
-/** Writes `text` to `file` (making its directory) and says so on stderr. */
+/**
+ * Writes `text` to `file` (making its directory) and says so on stderr. A file that cannot be written is said on
+ * stderr and fails the command (exit status 1), which goes on: a run's verdicts are not lost to a bad path.
+ */
 export function writeReport(file: string, text: string): void {
-  mkdirSync(dirname(file), { recursive: true });
-  writeFileSync(file, text);
+  try {
+    mkdirSync(dirname(file), { recursive: true });
+    writeFileSync(file, text);
+  } catch (error) {
+    process.stderr.write(`perf-targets: cannot write ${file}: ${(error as Error).message}\n`);
+    process.exitCode = 1;
+    return;
+  }
   process.stderr.write(`wrote ${file}\n`);
 }
 

@@ -18,7 +18,7 @@ import {
   type TargetRun,
   targetRuns,
 } from "./evaluate";
-import { runKvBench } from "./kv-bench";
+import { KV_RUNS, runKvBench } from "./kv-bench";
 import { benchCli, kvCli, suiteModules } from "./suites";
 import { TARGET_GROUPS, type TargetGroup } from "./targets";
 
@@ -46,6 +46,14 @@ const DEFAULTS = {
 };
 
 const collect = (value: string, previous: string[]) => [...previous, value];
+/** The flags that shape a harness run, as the command line spells them. */
+const RUN_FLAGS = [
+  ["forks", "-f"],
+  ["warmupIterations", "-wi"],
+  ["iterations", "-i"],
+  ["warmupTime", "-w"],
+  ["measurementTime", "-r"],
+] as const;
 
 // A declaration, not an arrow: the compiler narrows after a call only to a declared \`never\` function.
 function fail(message: string): never {
@@ -126,16 +134,24 @@ function targetsCommand(names: string[], flags: TargetFlags): void {
     }
     results = oneResultEach(results);
     if (selected.includes("kv")) {
+      const given = RUN_FLAGS.filter(([key]) => flags[key] !== undefined).map(([, f]) => f);
+      if (given.length > 0)
+        process.stderr.write(
+          `perf-targets: ${given.join(", ")} do not apply to kv: its ${KV_RUNS} runs of \`rafkv bench\` use their own\n`,
+        );
       const kv = runKvBench(kvCli());
       if (!kv.ok) process.exitCode = 1;
       results.push(...kv.results);
     }
+  }
+  const outcomes = evaluateTargets(results, selected);
+  process.stdout.write(`${formatTargets(outcomes)}\n`);
+  // After the verdicts: a path that cannot be written costs the files, not the run.
+  if (flags.from.length === 0) {
     if (flags.json) write(flags.json, toJmhJson(results));
     if (flags.chart)
       write(flags.chart, renderChart(results, flags.title ? { title: flags.title } : {}));
   }
-  const outcomes = evaluateTargets(results, selected);
-  process.stdout.write(`${formatTargets(outcomes)}\n`);
   if (flags.strict && outcomes.some((o) => o.verdict !== "PASS")) process.exitCode = 1;
 }
 
@@ -180,4 +196,9 @@ const argv = process.argv.map((a) => (a === "-wi" ? "--warmup-iterations" : a));
 // `pnpm <script> -- --base e1dec15` passes its `--` on: what follows is still options.
 const dashes = argv.indexOf("--");
 if (dashes === 2 || (dashes === 3 && argv[2] === "compare")) argv.splice(dashes, 1);
-await program.parseAsync(argv);
+try {
+  await program.parseAsync(argv);
+} catch (error) {
+  // A bad --base ref, a git failure: one line, as every other refusal, not a stack.
+  fail((error as Error).message);
+}

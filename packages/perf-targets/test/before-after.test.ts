@@ -288,5 +288,29 @@ describe("perf-targets compare", () => {
     const none = await runCli("compare", "bits");
     expect(none.code).toBe(1);
     expect(none.stderr).toMatch(/give --base <git-ref>/);
+    // One line, as every other refusal: it was an uncaught Error and its stack.
+    const badRef = await runCli("compare", "--base", "no-such-ref-xyz", "bits");
+    expect(badRef.code).toBe(1);
+    expect(badRef.stderr).toMatch(/^perf-targets: "no-such-ref-xyz" names no commit in .*\n$/);
+  });
+
+  it("prints the comparison when its --out cannot be written, then fails", async () => {
+    const file = join(dir, "both.json");
+    writeFileSync(file, toJmhJson(saved()));
+    const blocked = join(dir, "a-file");
+    writeFileSync(blocked, "");
+    const r = await runCli(
+      "compare",
+      "bits",
+      "--from-before",
+      file,
+      "--from-after",
+      file,
+      "--out",
+      join(blocked, "table.md"),
+    );
+    expect(r.code).toBe(1);
+    expect(r.stdout).toMatch(/0 better, 7 same, 0 worse beyond noise, 6 n\/a/);
+    expect(r.stderr).toMatch(/^perf-targets: cannot write .*table\.md: /m);
   });
 });

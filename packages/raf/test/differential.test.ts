@@ -15,10 +15,13 @@ import { tempDir } from "./support/temp";
 const tmp = tempDir();
 type AnyFile = RandomAccessFile | AsyncRandomAccessFile;
 
+// Each UTF-16 code unit: Array.from(s) walks code points, and dropped a surrogate pair's low half.
 const hex = (s: string) =>
   s.length === 0
     ? "-"
-    : Array.from(s, (c) => c.charCodeAt(0).toString(16).padStart(4, "0")).join("");
+    : Array.from({ length: s.length }, (_, i) =>
+        s.charCodeAt(i).toString(16).padStart(4, "0"),
+      ).join("");
 const unhex = (h: string) =>
   h === "-"
     ? ""
