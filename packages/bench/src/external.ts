@@ -38,6 +38,47 @@ function isRuntimeLine(value: unknown): value is { runtime: RuntimeInfo } {
   return typeof r === "object" && r !== null && typeof r.jdkVersion === "string";
 }
 
+/** A line that means to be an iteration (it has one of its keys) but is not a valid one. */
+function isMalformedIteration(value: unknown): boolean {
+  return (
+    typeof value === "object" &&
+    value !== null &&
+    ("warmup" in value || "ops" in value || "nanos" in value)
+  );
+}
+
+/**
+ * The program's own description, each field it leaves out "unknown", and its executable when it gives none: the
+ * record named this Node process, which never ran the trial.
+ */
+function runtimeOf(given: Partial<RuntimeInfo> | undefined, command: ExternalCommand): RuntimeInfo {
+  const field = (v: unknown) => (typeof v === "string" ? v : "unknown");
+  return {
+    jvm: typeof given?.jvm === "string" ? given.jvm : command.command,
+    jdkVersion: field(given?.jdkVersion),
+    vmName: field(given?.vmName),
+    vmVersion: field(given?.vmVersion),
+  };
+}
+
+/** External forks running now, killed when this process is told to stop: a JVM would run its trial to the end. */
+const running = new Set<ReturnType<typeof spawn>>();
+const STOPS = ["SIGINT", "SIGTERM", "SIGHUP"] as const;
+function onStop(signal: NodeJS.Signals): void {
+  for (const child of running) child.kill("SIGTERM");
+  for (const s of STOPS) process.off(s, onStop);
+  // Then stop as the signal would have stopped this process (exit status 128 + its number).
+  process.kill(process.pid, signal);
+}
+function track(child: ReturnType<typeof spawn>): void {
+  if (running.size === 0) for (const s of STOPS) process.on(s, onStop);
+  running.add(child);
+  child.once("close", () => {
+    running.delete(child);
+    if (running.size === 0) for (const s of STOPS) process.off(s, onStop);
+  });
+}
+
 function parseLine(line: string): unknown {
   if (!line.startsWith("{")) return undefined;
   try {
@@ -62,7 +103,9 @@ export function runExternalFork(
     ...(command.cwd !== undefined ? { cwd: command.cwd } : {}),
     stdio: ["ignore", "pipe", "pipe"],
   });
+  if (child.pid !== undefined) track(child);
   const result: TrialResult = { pid: child.pid ?? -1, warmup: [], measurement: [] };
+  let runtime: Partial<RuntimeInfo> | undefined;
   const stderrTail: string[] = [];
   child.stderr.on("data", (chunk: Buffer) => {
     process.stderr.write(chunk);
@@ -74,7 +117,7 @@ export function runExternalFork(
   lines.on("line", (line) => {
     const parsed = parseLine(line.trim());
     if (isRuntimeLine(parsed)) {
-      result.runtime = parsed.runtime;
+      runtime = parsed.runtime;
     } else if (isIterationLine(parsed)) {
       const phase = parsed.warmup ? "warmup" : "measurement";
       if (phase === "warmup" && result.measurement.length > 0) {
@@ -88,6 +131,8 @@ export function runExternalFork(
       const index = result[phase].length;
       result[phase].push(score);
       onIteration?.({ phase, index, invocations: parsed.ops, nanos: parsed.nanos, score });
+    } else if (isMalformedIteration(parsed)) {
+      protocolError ??= `a malformed iteration line (want {"warmup": boolean, "ops": number > 0, "nanos": number >= 0}): ${line.slice(0, 200)}`;
     } else if (line.length > 0) {
       process.stderr.write(`${line}\n`);
     }
@@ -126,6 +171,7 @@ export function runExternalFork(
       if (protocolError !== undefined) {
         reject(new BenchError("ERR_BENCH_FAILED", `external fork ${describe}: ${protocolError}`));
       } else {
+        result.runtime = runtimeOf(runtime, command);
         resolve(result);
       }
     });

@@ -1,3 +1,4 @@
+import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import { iterationArg, runExternalFork } from "../src/external";
@@ -88,6 +89,8 @@ describe("external forks", () => {
     ["late-warmup", /warmup iteration came after a measurement iteration/],
     // Scored, it would be 0 us/op (or Infinity ops/us) and drag the mean with it.
     ["zero-time", /an iteration of 1 ops took 0 ns: too short for the clock/],
+    // It went to stderr as chatter, and the failure then counted iterations without naming it.
+    ["malformed", /a malformed iteration line .*: \{"warmup":false,"ops":"1000","nanos":2000000\}/],
   ])("fail clearly when the program misbehaves (%s)", async (behaviour, message) => {
     const report = await runBenchmarks([externalSuite(behaviour)], {
       params: { size: ["1"] },
@@ -97,6 +100,57 @@ describe("external forks", () => {
     expect(report.failures[0]!.error).toMatchObject({ code: "ERR_BENCH_FAILED" });
     expect(report.failures[0]!.error.message).toMatch(message);
   });
+
+  it("record what the program says of its runtime, the rest unknown: never this Node process", async () => {
+    const report = await runBenchmarks([externalSuite("partial-runtime")], {
+      params: { size: ["1"] },
+      overrides,
+    });
+    expect(report.failures).toEqual([]);
+    expect(report.results[0]).toMatchObject({
+      jvm: process.execPath, // the command it ran
+      jdkVersion: "99",
+      vmName: "unknown",
+      vmVersion: "unknown",
+      jvmArgs: [],
+    });
+  });
+
+  it.skipIf(process.platform !== "linux")(
+    "are killed when the harness is told to stop (a JVM would run its trial to the end)",
+    async () => {
+      const script = `const { defineSuite, runBenchmarks } = await import(${JSON.stringify(new URL("../dist/index.js", import.meta.url).href)});
+const command = () => ({ command: process.execPath, args: [${JSON.stringify(harness)}, "sleep", "1", "1"] });
+await runBenchmarks([defineSuite({ name: "Sleep", benchmarks: { sleep: { external: { command } } } })]);`;
+      const { spawn } = await import("node:child_process");
+      const parent = spawn(process.execPath, ["--input-type=module", "-e", script], {
+        stdio: ["ignore", "ignore", "pipe"],
+      });
+      // The fork's "pid N" line is not an iteration line: the harness passes it to its stderr.
+      const pid = await new Promise<number>((resolve) => {
+        let text = "";
+        parent.stderr.on("data", (d: Buffer) => {
+          text += d;
+          const m = /pid (\d+)/.exec(text);
+          if (m) resolve(Number(m[1]));
+        });
+      });
+      parent.kill("SIGTERM");
+      const signal = await new Promise((resolve) => parent.on("exit", (_code, s) => resolve(s)));
+      expect(signal).toBe("SIGTERM");
+      // Dead: gone, or a zombie where nothing reaps the orphan (a container's init).
+      const state = () => {
+        try {
+          return readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]![0];
+        } catch {
+          return "gone";
+        }
+      };
+      for (let i = 0; i < 40 && !["Z", "X", "gone"].includes(state()!); i++)
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      expect(["Z", "X", "gone"]).toContain(state());
+    },
+  );
 
   it("fail with ERR_BENCH_FORK when the program cannot start", async () => {
     await expect(
