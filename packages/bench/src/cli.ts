@@ -254,6 +254,11 @@ program
     compareCommand(base, candidate, flags),
   );
 
+// A reader that goes away (`| head`) ends what it reads, not the run: the --json and --chart files are still written.
+process.stdout.on("error", (error: NodeJS.ErrnoException) => {
+  if (error.code !== "EPIPE") throw error;
+});
+
 program.parseAsync(rewriteJmhArgs(process.argv)).catch((error: unknown) => {
   const e = error as Error & { code?: string };
   process.stderr.write(

@@ -91,6 +91,35 @@ describe("rafkit-bench CLI", () => {
     expect(readFileSync(svg, "utf8")).toMatch(/^<\?xml[\s\S]*<\/svg>\n$/);
   });
 
+  it("goes on quietly when its reader goes away (`| head`), and still writes --json", async () => {
+    const { spawn } = await import("node:child_process");
+    const json = join(dir, "piped.json");
+    const child = spawn(
+      process.execPath,
+      [
+        fileURLToPath(new URL("../dist/cli.js", import.meta.url)),
+        "--suite",
+        sumExample,
+        ...tiny,
+        "-f",
+        "0",
+        "--json",
+        json,
+      ],
+      { stdio: ["ignore", "pipe", "pipe"] },
+    );
+    child.stdout.destroy(); // the reader is gone before the table is printed
+    let stderr = "";
+    child.stderr.on("data", (d: Buffer) => {
+      stderr += d;
+    });
+    const code = await new Promise((resolve) => child.on("close", resolve));
+    // It died of an uncaught EPIPE, with its stack.
+    expect(stderr).not.toMatch(/EPIPE/);
+    expect(code).toBe(0);
+    expect(parseJmhJson(readFileSync(json, "utf8")).length).toBeGreaterThan(0);
+  });
+
   it("fails clearly when nothing matches the filter", async () => {
     const { code, stderr } = await runCli("NoSuchSuite");
     expect(code).toBe(1);
