@@ -102,8 +102,17 @@ export interface RunReport {
   skipped: SkippedBenchmark[];
 }
 
+/** Each suite once: one module given twice (`--suite x --suite x`) loads the same suite objects twice. */
 function toLoaded(suites: readonly (LoadedSuite | AnySuite)[]): LoadedSuite[] {
-  return suites.map((s) => (isSuite(s) ? { suite: s } : s));
+  const seen = new Set<AnySuite>();
+  const loaded: LoadedSuite[] = [];
+  for (const s of suites) {
+    const l = isSuite(s) ? { suite: s } : s;
+    if (seen.has(l.suite)) continue;
+    seen.add(l.suite);
+    loaded.push(l);
+  }
+  return loaded;
 }
 
 function convertParam(suite: AnySuite, name: string, text: string): ParamValue {

@@ -175,6 +175,12 @@ describe("planning and loading", () => {
     ).toEqual([1, "auto", "7"]);
   });
 
+  it("plans a suite given twice once (one module passed twice): it was two suites of one name", () => {
+    expect(planBenchmarks([suite, suite], { filter: "Plan\\.a$" })).toHaveLength(
+      planBenchmarks([suite], { filter: "Plan\\.a$" }).length,
+    );
+  });
+
   it("cannot fork a suite that was not loaded from a module", async () => {
     const report = await runBenchmarks([suite], {
       filter: "Plan.a",
