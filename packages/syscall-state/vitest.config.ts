@@ -9,7 +9,9 @@ export default packageTestConfig({
       : [
           "src/win32/kernel32.ts",
           "src/win32/last-error.ts",
+          "src/win32/node-on-windows.ts",
           "src/win32/sync-directory.ts",
+          "src/win32/win32-path.ts",
           "src/win32/win32-primitives.ts",
         ],
   browserOnly: [

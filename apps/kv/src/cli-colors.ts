@@ -7,16 +7,18 @@ const PLAIN: Colors = { green: String, red: String, yellow: String };
 
 /**
  * Colours for one output stream: on for a terminal, unless NO_COLOR; FORCE_COLOR turns them on anywhere.
- * Plain where the environment may not be read (Deno without `--allow-env`): picocolors reads it as it loads, so
- * it loads only when colours are on.
+ * Plain where the environment may not be read (Deno without `--allow-env`): picocolors reads it as it loads, so it
+ * loads only when colours are on and the environment has answered.
  */
 export async function colorsFor(stream: { isTTY?: boolean }): Promise<Colors> {
-  let on: boolean;
   try {
+    // Real reads: Deno answers `in` with false where it refuses a read (NotCapable).
     const env = process.env;
-    on = "FORCE_COLOR" in env || (!("NO_COLOR" in env) && stream.isTTY === true);
+    const force = env.FORCE_COLOR !== undefined;
+    if (!force && (env.NO_COLOR !== undefined || stream.isTTY !== true)) return PLAIN;
+    void env.TERM; // what picocolors reads as it loads
+    return (await import("picocolors")).createColors(true);
   } catch {
     return PLAIN;
   }
-  return on ? (await import("picocolors")).createColors(true) : PLAIN;
 }

@@ -124,8 +124,12 @@ function gcFunction(): () => void {
   return runInNewContext("gc") as () => void;
 }
 
-/** Runs a teardown; its error is dropped when `failed` (an earlier error is the one to report). */
-async function teardownUnless(failed: boolean, teardown: () => unknown): Promise<void> {
+/**
+ * Runs a teardown; its error is dropped when `failed` (an earlier error is the one to report). Not for an abandoned
+ * trial: it would run during the next benchmark's measurement.
+ */
+async function teardownUnless(failed: boolean, run: Run, teardown: () => unknown): Promise<void> {
+  if (run.abandoned) return;
   try {
     await teardown();
   } catch (error) {
@@ -143,38 +147,62 @@ export function runTrial(
   job: TrialJob,
   onIteration?: (record: IterationRecord) => void | Promise<void>,
 ): Promise<TrialResult> {
-  return unlessStuck(trial(job, onIteration));
+  const run: Run = { abandoned: false, reject: () => {} };
+  const stuck = new Promise<never>((_, reject) => {
+    run.reject = reject;
+  });
+  waiting.add(run);
+  if (waiting.size === 1) process.on("beforeExit", abandonAll);
+  return Promise.race([trial(job, onIteration, run), stuck]).finally(() => {
+    waiting.delete(run);
+    if (waiting.size === 0) process.off("beforeExit", abandonAll);
+  });
 }
 
+/** A trial being run, and how to give up on it. */
+interface Run {
+  abandoned: boolean;
+  reject(error: BenchError): void;
+  /** Its blackhole, once made: abandoned, it throws, which ends a batch of async calls at the next one. */
+  bh?: Blackhole;
+}
+
+/** The trials awaited in this process, given up on together if it runs out of work (one listener for all). */
+const waiting = new Set<Run>();
+
 /**
- * `work`, or a {@link BenchError} when the process runs out of things to do while it is pending: a benchmark (or
- * hook) whose promise never settles. Without it the process just ended, exit code 0, the trial's and every later
- * benchmark's results lost.
+ * The process ran out of work while trials were pending: a benchmark (or hook) whose promise never settles. Each
+ * fails, and stops at its next step should its promise settle after all (an unref'd timer's); without this the
+ * process just ended, exit code 0, the trial's and every later benchmark's results lost.
  */
-function unlessStuck<T>(work: Promise<T>): Promise<T> {
-  let stuck!: () => void;
-  const never = new Promise<never>((_, reject) => {
-    stuck = () =>
-      reject(
-        new BenchError(
-          "ERR_BENCH_FAILED",
-          "a promise it awaited never settled: nothing was left to run that could settle it",
-        ),
-      );
-  });
-  process.once("beforeExit", stuck);
-  return Promise.race([work, never]).finally(() => process.off("beforeExit", stuck));
+function abandonAll(): void {
+  for (const run of waiting) {
+    run.abandoned = true;
+    if (run.bh !== undefined) run.bh.consume = stopped;
+    run.reject(stoppedError());
+  }
+}
+
+const stoppedError = () =>
+  new BenchError(
+    "ERR_BENCH_FAILED",
+    "the process ran out of work while a promise it awaited was pending: it never settled",
+  );
+function stopped(): never {
+  throw stoppedError();
 }
 
 async function trial(
   job: TrialJob,
-  onIteration?: (record: IterationRecord) => void | Promise<void>,
+  onIteration: ((record: IterationRecord) => void | Promise<void>) | undefined,
+  run: Run,
 ): Promise<TrialResult> {
   const { suite, params, options } = job;
   const fn = benchmarkFn(suite, job.benchmark);
   const state = suite.state ? await suite.state(params) : undefined;
   await suite.setup?.trial?.(state, params);
   const bh = new Blackhole();
+  run.bh = bh;
   const gc = options.gc ? gcFunction() : undefined;
   const loop = makeLoop();
   // Whether the benchmark returns promises is learnt from its first call (an `async` function is known
@@ -210,6 +238,7 @@ async function trial(
       for (let index = 0; index < spec.iterations; index++) {
         gc?.();
         await suite.setup?.iteration?.(state, params);
+        if (run.abandoned) stopped();
         let invocations = 0;
         let nanos = 0;
         // A benchmark that throws still gets its iteration's teardown (the files and directories it made); its
@@ -249,18 +278,19 @@ async function trial(
           failed = true;
           throw error;
         } finally {
-          await teardownUnless(failed, () => suite.teardown?.iteration?.(state, params));
+          await teardownUnless(failed, run, () => suite.teardown?.iteration?.(state, params));
         }
+        if (run.abandoned) stopped();
         const score = scoreOf(invocations * options.operationsPerInvocation, nanos, options);
         result[phase].push(score);
         await onIteration?.({ phase, index, invocations, nanos, score });
       }
     }
   } catch (error) {
-    await teardownUnless(true, () => suite.teardown?.trial?.(state, params));
+    await teardownUnless(true, run, () => suite.teardown?.trial?.(state, params));
     throw error;
   }
-  await suite.teardown?.trial?.(state, params);
+  await teardownUnless(false, run, () => suite.teardown?.trial?.(state, params));
   return result;
 }
 

@@ -64,11 +64,47 @@ describe("rafkit-bench CLI", () => {
       );
       expect(code).toBe(1);
       expect(stderr).toContain(
-        "Never.b_never failed: a promise it awaited never settled: nothing was left to run that could settle it",
+        "Never.b_never failed: the process ran out of work while a promise it awaited was pending: it never settled",
       );
       expect(stdout).toMatch(/Never\.a_works[\s\S]*Never\.c_works/);
     },
   );
+
+  it("stops a trial it gave up on, should its promise settle after all (an unref'd timer): no hooks run during the next benchmark", async () => {
+    const script = `import { defineSuite, runBenchmarks } from ${JSON.stringify(new URL("../dist/index.js", import.meta.url).href)};
+const log = [];
+const suite = defineSuite({
+  name: "S",
+  options: { warmup: { iterations: 1, time: 20 }, measurement: { iterations: 3, time: 20 }, forks: 0 },
+  setup: { iteration: () => log.push("setup") },
+  teardown: { iteration: () => log.push("teardown"), trial: () => log.push("trial teardown") },
+  benchmarks: {
+    a_unref: async () => { await new Promise((r) => setTimeout(r, 2).unref()); },
+    b_ref: async () => { await new Promise((r) => setTimeout(r, 2)); },
+  },
+});
+const report = await runBenchmarks([suite]);
+const count = (e) => log.filter((x) => x === e).length;
+console.log(JSON.stringify({
+  failed: report.failures.map((f) => f.benchmark + ": " + f.error.message),
+  results: report.results.map((r) => r.benchmark),
+  hooks: [count("setup"), count("teardown"), count("trial teardown")],
+  listeners: process.listenerCount("beforeExit"),
+}));`;
+    const { execFileSync } = await import("node:child_process");
+    const out = JSON.parse(
+      execFileSync(process.execPath, ["--input-type=module", "-e", script], { encoding: "utf8" }),
+    );
+    expect(out).toEqual({
+      failed: [
+        "S.a_unref: the process ran out of work while a promise it awaited was pending: it never settled",
+      ],
+      results: ["S.b_ref"],
+      // a: its first setup only (its teardowns would have run during b's measurement); b: 4 iterations and its trial.
+      hooks: [5, 4, 1],
+      listeners: 0,
+    });
+  });
 
   it("writes --json and --chart when nothing produced a result: a stale file would read as this run's", async () => {
     const json = join(dir, "empty.json");

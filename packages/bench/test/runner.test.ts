@@ -153,6 +153,39 @@ describe("runTrial", () => {
     ).rejects.toThrow("iteration teardown boom");
   });
 
+  it("gives up on a trial when the process runs out of work while it waits; should it settle after all, it stops there", async () => {
+    let resume: () => void = () => {};
+    const events: string[] = [];
+    const suite = defineSuite({
+      name: "Stuck",
+      setup: { iteration: () => void events.push("setup") },
+      teardown: {
+        iteration: () => void events.push("teardown"),
+        trial: () => void events.push("trial teardown"),
+      },
+      benchmarks: {
+        wait: () =>
+          new Promise<void>((r) => {
+            resume = r;
+          }),
+      },
+    });
+    const trial = runTrial({ suite, benchmark: "wait", params: {}, options: quick() });
+    await new Promise((r) => setTimeout(r, 10));
+    expect(process.listenerCount("beforeExit")).toBe(1);
+    // What Node emits once nothing is left to run (vitest's worker never gets there: it keeps its channel open).
+    process.emit("beforeExit", 0);
+    await expect(trial).rejects.toMatchObject({
+      code: "ERR_BENCH_FAILED",
+      message:
+        "the process ran out of work while a promise it awaited was pending: it never settled",
+    });
+    expect(process.listenerCount("beforeExit")).toBe(0);
+    resume(); // it settles after all: the trial stops at its next step, running no more hooks
+    await new Promise((r) => setTimeout(r, 10));
+    expect(events).toEqual(["setup"]);
+  });
+
   it("awaits each call of an async benchmark before the next, and consumes what it resolves to", async () => {
     let calls = 0;
     let inFlight = 0;

@@ -206,6 +206,9 @@ function isShared(buffer: ArrayBufferLike): boolean {
   return (buffer as { [Symbol.toStringTag]?: string })[Symbol.toStringTag] === "SharedArrayBuffer";
 }
 
+/** From this many words (or 2-byte elements) a misaligned swap writes through a DataView, not byte by byte. */
+const VIEW_FROM = 48;
+
 /**
  * Writes elements in the non-native order to a destination too misaligned for an in-place swap:
  * each native word goes out with its bytes reversed, and the two words of an 8-byte element trade places.
@@ -218,18 +221,41 @@ function swapUnaligned(
   dst: Uint8Array,
   dstOffset: number,
 ): void {
-  // A DataView, not the byte codecs: they would pull both whole codecs into a browser bundle.
-  const view = new DataView(dst.buffer, dst.byteOffset, dst.byteLength);
+  // Not the byte codecs: they would pull both whole codecs into a browser bundle. Byte stores for a few words,
+  // where a DataView per call cost a small encode half as much again; a DataView past that, twice as fast a word.
   // The non-native order is big-endian on little-endian platforms, and little-endian otherwise.
-  const little = !PLATFORM_LITTLE_ENDIAN;
-  if (w === 2) {
-    const a = new Uint16Array(from.buffer, srcAt, count);
-    for (let i = 0; i < count; i++) view.setUint16(dstOffset + i * 2, a[i]!, little);
+  const big = PLATFORM_LITTLE_ENDIAN;
+  const words = w === 2 ? undefined : new Int32Array(from.buffer, srcAt, count * (w >> 2));
+  if ((words?.length ?? count) >= VIEW_FROM) {
+    const view = new DataView(dst.buffer, dst.byteOffset, dst.byteLength);
+    if (words === undefined) {
+      const a = new Uint16Array(from.buffer, srcAt, count);
+      for (let i = 0; i < count; i++) view.setUint16(dstOffset + i * 2, a[i]!, !big);
+      return;
+    }
+    const pair = w === 8 ? 1 : 0;
+    for (let i = 0; i < words.length; i++) view.setInt32(dstOffset + i * 4, words[i ^ pair]!, !big);
     return;
   }
-  const words = new Int32Array(from.buffer, srcAt, count * (w >> 2));
+  // Each byte shifted down from where the order puts it, masked (a Uint8ClampedArray would clamp, not wrap).
+  const [s0, s1, s2, s3] = big ? [24, 16, 8, 0] : [0, 8, 16, 24];
+  if (words === undefined) {
+    const a = new Uint16Array(from.buffer, srcAt, count);
+    for (let i = 0, o = dstOffset; i < count; i++, o += 2) {
+      const x = a[i]!;
+      dst[o] = (x >>> (s1 - 8)) & 0xff;
+      dst[o + 1] = (x >>> (s2 - 8)) & 0xff;
+    }
+    return;
+  }
   const pair = w === 8 ? 1 : 0;
-  for (let i = 0; i < words.length; i++) view.setInt32(dstOffset + i * 4, words[i ^ pair]!, little);
+  for (let i = 0, o = dstOffset; i < words.length; i++, o += 4) {
+    const x = words[i ^ pair]!;
+    dst[o] = (x >>> s0) & 0xff;
+    dst[o + 1] = (x >>> s1) & 0xff;
+    dst[o + 2] = (x >>> s2) & 0xff;
+    dst[o + 3] = (x >>> s3) & 0xff;
+  }
 }
 
 /** Rewrites the NaN elements of a float source as Java's canonical NaN in `dst`. */
@@ -241,17 +267,22 @@ function canonicalizeNaN(
   dstOffset: number,
   order: ByteOrder,
 ): void {
-  const view = new DataView(dst.buffer, dst.byteOffset, dst.byteLength);
+  // Made at the first NaN: most arrays have none, and a view per call cost small encodes a third more.
+  let view: DataView | undefined;
   const little = order === "little";
   if (src.BYTES_PER_ELEMENT === 4) {
     for (let i = 0; i < count; i++) {
       const v = src[srcIndex + i]!;
-      if (Number.isNaN(v)) view.setInt32(dstOffset + i * 4, CANONICAL_FLOAT_NAN_BITS, little);
+      if (Number.isNaN(v)) {
+        view ??= new DataView(dst.buffer, dst.byteOffset, dst.byteLength);
+        view.setInt32(dstOffset + i * 4, CANONICAL_FLOAT_NAN_BITS, little);
+      }
     }
   } else {
     for (let i = 0; i < count; i++) {
       const v = src[srcIndex + i]!;
       if (Number.isNaN(v)) {
+        view ??= new DataView(dst.buffer, dst.byteOffset, dst.byteLength);
         const o = dstOffset + i * 8;
         view.setInt32(little ? o + 4 : o, CANONICAL_DOUBLE_NAN_HI, little);
         view.setInt32(little ? o : o + 4, 0, little);

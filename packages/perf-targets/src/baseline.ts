@@ -3,6 +3,11 @@ import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { MEASURED_PACKAGES, type MeasuredPackage, type PackageRoots } from "./suites";
 
+/** A baseline that cannot be made (a ref naming no commit, a failed install or build): said in one line. */
+export class BaselineError extends Error {
+  override name = "BaselineError";
+}
+
 /** A base build: a commit checked out and built in a cache directory of its own. */
 export interface Baseline {
   /** The commit. */
@@ -29,7 +34,7 @@ export function resolveCommit(repo: string, ref: string): string {
   try {
     return git(repo, "rev-parse", "--verify", "--quiet", `${ref}^{commit}`);
   } catch {
-    throw new Error(`${JSON.stringify(ref)} names no commit in ${repo}`);
+    throw new BaselineError(`${JSON.stringify(ref)} names no commit in ${repo}`);
   }
 }
 
@@ -106,19 +111,19 @@ export function prepareBaseline(ref: string, options: BaselineOptions): Baseline
   if (!existsSync(join(dir, ".git"))) {
     git(options.repo, "worktree", "prune"); // a worktree whose directory was deleted by hand
     if (!run(options.log, options.repo, "git", ["worktree", "add", "--detach", dir, sha]))
-      throw new Error(`git worktree add ${dir} ${sha} failed`);
+      throw new BaselineError(`git worktree add ${dir} ${sha} failed`);
   }
   if (
     !run(options.log, dir, "pnpm", ["install", "--frozen-lockfile", "--offline"]) &&
     !run(options.log, dir, "pnpm", ["install", "--frozen-lockfile"])
   )
-    throw new Error(`pnpm install failed in ${dir}`);
+    throw new BaselineError(`pnpm install failed in ${dir}`);
   const roots = workspaceRoots(dir);
   const present = MEASURED_PACKAGES.filter((p) => existsSync(join(roots[p], "package.json")));
   // `name...`: the package and everything it depends on, in dependency order.
   const filters = present.flatMap((p) => ["--filter", `${p}...`]);
   if (!run(options.log, dir, "pnpm", [...filters, "run", "build"]))
-    throw new Error(`build failed in ${dir}`);
+    throw new BaselineError(`build failed in ${dir}`);
   writeFileSync(marker, `${sha}\n`);
   return { sha, dir, roots };
 }

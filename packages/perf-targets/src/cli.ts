@@ -8,6 +8,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { type BenchmarkResult, parseJmhJson, renderChart, toJmhJson } from "@rafkit/bench";
 import { Command, Option } from "commander";
+import { BaselineError } from "./baseline";
 import { fail as failWith, readResults as readSaved, writeReport } from "./cli-io";
 import { addCompareCommand } from "./compare-cli";
 import {
@@ -199,6 +200,7 @@ if (dashes === 2 || (dashes === 3 && argv[2] === "compare")) argv.splice(dashes,
 try {
   await program.parseAsync(argv);
 } catch (error) {
-  // A bad --base ref, a git failure: one line, as every other refusal, not a stack.
-  fail((error as Error).message);
+  // A baseline that cannot be made is said in one line, as every other refusal; anything else with its stack.
+  if (error instanceof BaselineError) fail(error.message);
+  throw error;
 }

@@ -38,7 +38,6 @@ import {
   type ReadStreamOptions,
   type WriteStreamOptions,
 } from "./streams";
-import { identifierOf } from "./thread-locks";
 import { checkedBytes } from "./typed-arrays";
 import type { Window } from "./window/window";
 
@@ -103,7 +102,6 @@ export class AsyncRandomAccessFile
     this.#path = plan.path;
     this.#mode = plan.mode;
     this.#latin1 = latin1Of(this.#w);
-    this.#w.identify = identifierOf(plan.backend, this.#w);
     this.#locks = new HeldLocks(this.#w);
     this.#locking = new AsyncLocking(this.#d, this.#locks, plan.mode, plan.path);
     this.#guard = guard(this.#w, plan.backend);

@@ -11,6 +11,7 @@ import {
 import { checkOptions, invalidArgType } from "./errors";
 import { parseMode } from "./modes";
 import { DEFAULT_BUFFER_SIZE, type RandomAccessFileOptions } from "./options";
+import { identifierOf } from "./thread-locks";
 import { Window } from "./window/window";
 
 const EISDIR = errnoOf("EISDIR");
@@ -77,6 +78,7 @@ export function openWindow(
       writeThrough: plan.mode === "rws" || plan.mode === "rwd",
       codec: plan.codec,
       memory,
+      identify: identifierOf(backend, fd),
     });
   } catch (error) {
     closeQuietly(backend, fd);

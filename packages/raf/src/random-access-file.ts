@@ -40,7 +40,6 @@ import {
 } from "./streams";
 import { SyncDriver } from "./sync/driver";
 import { type RandomAccessFileParts, RandomAccessFilePrimitives } from "./sync/primitive-methods";
-import { identifierOf } from "./thread-locks";
 import { checkedBytes } from "./typed-arrays";
 import { UNBUFFERED_MEMORY, type Window } from "./window/window";
 
@@ -118,7 +117,6 @@ export class RandomAccessFile
     this.#path = plan.path;
     this.#mode = plan.mode;
     this.#latin1 = latin1Of(this.#w);
-    this.#w.identify = identifierOf(backend, this.#w);
     this.#locks = new HeldLocks(this.#w);
     this.#guard = guard(this.#w, backend);
     this.#locks.anchor = this.#guard;

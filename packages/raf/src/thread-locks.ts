@@ -88,10 +88,9 @@ function identity(holder: LockHolder): string | null {
  * where a descriptor of a backend with locks is a `HANDLE`: `fstat` of its number failed, or named whatever file
  * the C runtime's descriptor of that number was, and a sync `lock()` then waited on its own thread for ever.
  */
-export function identifierOf(backend: SyncBackend, holder: LockHolder): () => string | null {
+export function identifierOf(backend: SyncBackend, fd: number): () => string | null {
   return () =>
-    fileIdentity(backend, holder.fd) ??
-    (process.platform === "win32" ? null : descriptorIdentity(holder.fd));
+    fileIdentity(backend, fd) ?? (process.platform === "win32" ? null : descriptorIdentity(fd));
 }
 
 /** `dev:ino` of the open file behind OS descriptor `fd`, or null. */

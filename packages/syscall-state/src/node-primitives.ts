@@ -6,12 +6,12 @@ import { negativeErrno } from "./fs-errno";
 import { unknownMode } from "./node-error";
 import type { Primitives } from "./primitives";
 import { sizeFromStats } from "./stat-size";
+import { forgotten, isPipe, opened, openedAsync, pipeMark } from "./win32/node-on-windows";
 
 const ENOTSUP = -errnoOf("ENOTSUP");
 const EINVAL = -errnoOf("EINVAL");
 const EFBIG = -errnoOf("EFBIG");
 const ESPIPE = -errnoOf("ESPIPE");
-const EISDIR = -errnoOf("EISDIR");
 const EPERM = -errnoOf("EPERM");
 const WINDOWS = process.platform === "win32";
 const { O_RDONLY, O_RDWR, O_CREAT, O_SYNC } = fs.constants;
@@ -124,43 +124,6 @@ function notSupported(fd: number): number {
   }, fd);
 }
 
-const S_IFMT = 0o170000;
-const S_IFIFO = 0o010000;
-/** Windows: the descriptors of pipes open here, whose positional calls answer as pread(2) on a FIFO. */
-const pipes = new Set<number>();
-const isPipe = (fd: number): boolean => pipes.size !== 0 && pipes.has(fd);
-
-/**
- * Windows, after an open: libuv opens a directory for writing too (it asks with backup semantics), refused here
- * as POSIX and the native backend refuse it (`-EISDIR`; `r` keeps it, a read then says `-EISDIR`); and a pipe is
- * read and written in order whatever the position, where pread(2) refuses a FIFO (`-ESPIPE`): it is noted.
- */
-function opened(fd: number, mode: FileMode): number {
-  if (!WINDOWS || fd < 0) return fd;
-  let stats: fs.Stats;
-  try {
-    stats = fs.fstatSync(fd);
-  } catch (error) {
-    fs.closeSync(fd);
-    return negativeErrno(error);
-  }
-  if (stats.isDirectory() && mode !== "r") {
-    fs.closeSync(fd);
-    return EISDIR;
-  }
-  // A number closed some other way comes back for another file: what it is now counts. Node's `isFIFO()` is false
-  // there (its S_IFIFO constant is POSIX-only), though libuv reports a pipe's mode as the C runtime's _S_IFIFO.
-  if ((stats.mode & S_IFMT) === S_IFIFO) pipes.add(fd);
-  else pipes.delete(fd);
-  return fd;
-}
-
-/** Closed: a pipe's number is free for any file. */
-const forgotten = (fd: number, r: number): number => {
-  if (r === 0) pipes.delete(fd);
-  return r;
-};
-
 /** Windows refuses to flush a read-only handle (EPERM, access denied), which has nothing to flush: the JDK's 0. */
 const synced = (r: number): number => (WINDOWS && r === EPERM ? 0 : r);
 
@@ -214,13 +177,15 @@ export function nodePrimitives(): Primitives {
     openAsync: (path, mode) => {
       const flags = flagsOf(mode);
       return viaCallback<number>((cb) => fs.open(path, flags, 0o666, cb), identity).then((fd) =>
-        opened(fd, mode),
+        openedAsync(fd, mode),
       );
     },
-    closeAsync: (fd) =>
-      viaCallback<void>((cb) => fs.close(fd, (e) => cb(e, undefined)), zero, fd).then((r) =>
-        forgotten(fd, r),
-      ),
+    closeAsync: (fd) => {
+      const seen = pipeMark(fd);
+      return viaCallback<void>((cb) => fs.close(fd, (e) => cb(e, undefined)), zero, fd).then((r) =>
+        forgotten(fd, r, seen),
+      );
+    },
     preadAsync: (fd, buffer, offset, length, position) =>
       isPipe(fd)
         ? Promise.resolve(ESPIPE)

@@ -4,6 +4,7 @@ import {
   linkSync,
   mkdirSync,
   openSync,
+  readdirSync,
   readFileSync,
   renameSync,
   statSync,
@@ -264,6 +265,46 @@ describe.skipIf(!windows)("win32 native backend (kernel32)", () => {
     expect(errnoOf("ENOENT")).toBe(4058);
   });
 
+  test("a DOS device name opens the device, as Java's does (namespaced, NUL was made a file)", () => {
+    const b = nativeBackend();
+    const dir = fresh("devices");
+    mkdirSync(dir);
+    for (const name of ["NUL", "nul.txt"]) {
+      const fd = b.open(join(dir, name), "rw");
+      expect(fd).toBeGreaterThanOrEqual(0);
+      expect(b.pwrite(fd, new Uint8Array(4), 0, 4, 0)).toBe(4);
+      expect(b.close(fd)).toBe(0);
+    }
+    expect(readdirSync(dir)).toEqual([]);
+  });
+
+  test("an async close forgets only its own handle's locks: a handle opened meanwhile with the same number keeps its own", async () => {
+    const b = nativeBackend();
+    const [first, second] = [fresh("closing"), fresh("reusing")];
+    writeFileSync(first, "x");
+    writeFileSync(second, "y");
+    const range = { shared: false, wait: false, position: 5, length: 1 };
+    let reused = 0;
+    for (let k = 0; k < 5; k++) {
+      const a = b.open(first, "rw");
+      const closing = b.closeAsync(a);
+      // The pool thread closes the handle while this thread is busy, so the next open may get its number
+      // before the close's continuation runs (it dropped the new handle's lock records then).
+      const until = Date.now() + 30;
+      while (Date.now() < until);
+      const c = b.open(second, "rw");
+      if (c === a) reused++;
+      expect(b.lock(c, range)).toBe(0);
+      expect(await closing).toBe(0);
+      expect(b.unlock(c, 0, 0)).toBe(0); // all of c's locks, which Windows releases range by range
+      const other = b.open(second, "rw");
+      expect(b.lock(other, range)).toBe(0);
+      expect(b.close(other)).toBe(0);
+      expect(b.close(c)).toBe(0);
+    }
+    expect(reused).toBeGreaterThan(0);
+  });
+
   test("a name ending in a dot or a space is kept, as node:fs keeps it (Win32 alone would drop them)", () => {
     const b = nativeBackend();
     for (const name of ["dot.", "space "]) {
@@ -293,6 +334,17 @@ describe.skipIf(!windows)("win32 native backend (kernel32)", () => {
     expect(ids[0]).toMatch(/^[0-9a-f]{48}$/);
     expect(ids.slice(1, 3)).toEqual([ids[0], ids[0]]);
     expect(ids[3]).not.toBe(ids[0]);
+    // What FAT and exFAT fall back on (they have no FileIdInfo): the volume serial number and 64-bit file index.
+    const k = nativeKernel32();
+    const indexOf = (fd: number) => {
+      const info = new Uint8Array(52);
+      expect(k.GetFileInformationByHandle(fd, info)).not.toBe(0);
+      return Buffer.from(info.subarray(28, 52))
+        .toString("hex")
+        .replace(/^(.{8}).{24}/, "$1");
+    };
+    expect(indexOf(fds[1]!)).toBe(indexOf(fds[0]!));
+    expect(indexOf(fds[3]!)).not.toBe(indexOf(fds[0]!));
     for (const fd of fds) b.close(fd);
     expect(fileIdentity(b, 0x7ff0)).toBeUndefined();
   });

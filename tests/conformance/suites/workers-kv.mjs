@@ -8,7 +8,7 @@ import { fileURLToPath } from "node:url";
 import { Worker } from "node:worker_threads";
 import { KvLockedError, open as openStore } from "@rafkit/kv-example";
 import { RandomAccessFile } from "@rafkit/raf";
-import { tempPath, test } from "../harness.mjs";
+import { note, tempPath, test } from "../harness.mjs";
 import { child } from "../helpers/spawn.mjs";
 
 const text = (b) => (b === undefined ? undefined : new TextDecoder().decode(b));
@@ -157,4 +157,16 @@ test("kv: the rafkv CLI puts, gets and verifies (Deno: without --allow-env)", K,
   const verify = rafkv("verify");
   assert.equal(verify.status, 0, verify.stderr);
   assert.match(verify.stdout, /^ok: 1 data file, 1 record/);
+  // On a terminal colours would be on, and picocolors read TERM as it loaded (util-linux's `script` gives one).
+  if (typeof globalThis.Deno !== "undefined") {
+    const command = [process.execPath, ...argv, "--no-prompt", cli, dir, "verify"]
+      .map((a) => `'${a}'`)
+      .join(" ");
+    const tty = spawnSync("script", ["-qec", command, "/dev/null"], { encoding: "utf8" });
+    if (tty.error !== undefined) note("rafkv on a terminal", "not run: no `script` command");
+    else {
+      assert.equal(tty.status, 0, tty.stdout);
+      assert.match(tty.stdout, /ok: 1 data file, 1 record/);
+    }
+  }
 });

@@ -115,8 +115,8 @@ export class Window {
   /** Writes are refused (mode `r`). */
   declare readonly readOnly: boolean;
   closed = false;
-  /** Names the open file for this thread's lock registry (`thread-locks.ts`): set by the file classes. */
-  identify: (() => string | null) | undefined = undefined;
+  /** Names the open file for this thread's lock registry (`thread-locks.ts`); without it, `fstat` of `fd` does. */
+  declare readonly identify: (() => string | null) | undefined;
   /** The last view {@link dirtyBytes} made, kept for the next flush of the same range. */
   #dirtyView: Uint8Array = NO_DIRTY_VIEW;
 
@@ -135,6 +135,7 @@ export class Window {
       codec?: ViewCodec;
       /** An unbuffered window's memory ({@link UNBUFFERED_MEMORY} bytes, a direct buffer's); else its own. */
       memory?: ArrayBufferLike | undefined;
+      identify?: (() => string | null) | undefined;
     },
   ) {
     this.fd = fd;
@@ -156,6 +157,7 @@ export class Window {
     const buf = this.buf;
     this.exactViews =
       capacity === 0 ? Array.from({ length: 9 }, (_, k) => buf.subarray(0, k)) : undefined;
+    this.identify = options.identify;
     this.readOnly = options.readOnly;
     this.writeThrough = options.writeThrough || capacity === 0;
     // Write-through modes take the slow path for every write, so the hot path never needs to flush.

@@ -16,6 +16,8 @@ export interface NativeKernel32 {
   readonly ReadFileAddress: NativeFunction;
   readonly WriteFileAddress: NativeFunction;
   readonly GetFileInformationByHandleEx: NativeFunction;
+  /** Fills a `BY_HANDLE_FILE_INFORMATION` (52 bytes): the volume serial number and the 64-bit file index. */
+  readonly GetFileInformationByHandle: NativeFunction;
   readonly SetFileInformationByHandle: NativeFunction;
   readonly FlushFileBuffers: NativeFunction;
   readonly LockFileEx: NativeFunction;
@@ -81,6 +83,9 @@ function bind(): NativeKernel32 {
     ),
     GetFileInformationByHandleEx: f(
       "int __stdcall GetFileInformationByHandleEx(intptr_t handle, int infoClass, void *info, uint32_t size)",
+    ),
+    GetFileInformationByHandle: f(
+      "int __stdcall GetFileInformationByHandle(intptr_t handle, void *info)",
     ),
     SetFileInformationByHandle: f(
       "int __stdcall SetFileInformationByHandle(intptr_t handle, int infoClass, void *info, uint32_t size)",

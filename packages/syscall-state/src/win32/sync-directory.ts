@@ -1,8 +1,8 @@
-import { toNamespacedPath } from "node:path";
 import { adaptSystemCall } from "../adapter";
 import { nodeBackend } from "../node-backend";
 import { type NativeKernel32, nativeKernel32 } from "./kernel32";
 import { errnoFromWin32 } from "./win32-errors";
+import { win32Path } from "./win32-path";
 
 const GENERIC_READ_WRITE = 0x80000000 | 0x40000000;
 const FILE_SHARE_ALL = 0x7;
@@ -31,7 +31,7 @@ export function windowsSyncDirectory(
   const open = adaptSystemCall(k.CreateFileW, "GetLastError");
   const flush = adaptSystemCall(k.FlushFileBuffers, "GetLastError", "zero");
   const handle = open(
-    toNamespacedPath(path),
+    win32Path(path),
     GENERIC_READ_WRITE,
     FILE_SHARE_ALL,
     null,

@@ -1,4 +1,3 @@
-import { toNamespacedPath } from "node:path";
 import { type AdaptedSystemCall, adaptSystemCall, type NativeFunction } from "../adapter";
 import { addressOf } from "../address";
 import { ADVICE } from "../advice";
@@ -20,6 +19,7 @@ import {
   ERROR_NOT_LOCKED,
   errnoFromWin32,
 } from "./win32-errors";
+import { win32Path } from "./win32-path";
 
 const EAGAIN = -errnoOf("EAGAIN");
 const EBADF = -errnoOf("EBADF");
@@ -136,11 +136,15 @@ export function win32Primitives(k: NativeKernel32): Primitives {
 
   // The open handles of pipes. Windows reads and writes a pipe in order whatever the OVERLAPPED offset says, where
   // pread(2) refuses a FIFO (ESPIPE): their positional calls answer that, and their size is a FIFO's 0.
-  const pipes = new Set<number>();
+  // Each entry is an object of its own, so that an async close removes only the entry it saw (see `closed`).
+  const pipes = new Map<number, object>();
   const noted = (fd: number): number => {
     if (fd < 0) return fd;
+    // A new handle holds no locks: records left under its number (by a close whose continuation has not run yet)
+    // are another handle's.
+    held.delete(fd);
     // A number closed some other way comes back for another file: what it is now counts.
-    if ((k.GetFileType(fd) as number) === FILE_TYPE_PIPE) pipes.add(fd);
+    if ((k.GetFileType(fd) as number) === FILE_TYPE_PIPE) pipes.set(fd, {});
     else pipes.delete(fd);
     return fd;
   };
@@ -150,7 +154,7 @@ export function win32Primitives(k: NativeKernel32): Primitives {
   const opened = (path: string, mode: FileMode, r: number): number => {
     if (r >= 0) return r;
     if (mode !== "r" && (-r === ERROR_ACCESS_DENIED || -r === ERROR_FILE_EXISTS)) {
-      const attributes = k.GetFileAttributesW(toNamespacedPath(path)) as number;
+      const attributes = k.GetFileAttributesW(win32Path(path)) as number;
       if (attributes !== INVALID_FILE_ATTRIBUTES && (attributes & FILE_ATTRIBUTE_DIRECTORY) !== 0) {
         return EISDIR;
       }
@@ -159,8 +163,7 @@ export function win32Primitives(k: NativeKernel32): Primitives {
   };
   const openArgs = (path: string, mode: FileMode): unknown[] => {
     const { access, disposition, flags } = flagsOf(mode);
-    // As node:fs passes it (`\\?\C:\…`): Win32 would drop a trailing dot or space, so "x." named "x".
-    return [toNamespacedPath(path), access, FILE_SHARE_ALL, null, disposition, flags, 0];
+    return [win32Path(path), access, FILE_SHARE_ALL, null, disposition, flags, 0];
   };
 
   // Sync calls run one at a time on this thread, so they share one OVERLAPPED and one count.
@@ -251,14 +254,21 @@ export function win32Primitives(k: NativeKernel32): Primitives {
   /** The handle's file type, or its `-errno` when Windows does not know the handle. */
   const typeOf = (fd: number): number => errno(fileType(fd));
   const isStream = (type: number): boolean => type === FILE_TYPE_PIPE || type === FILE_TYPE_CHAR;
-  const closed = (fd: number, r: number): number => {
+  /**
+   * After `fd` was closed: its lock records and pipe mark go, unless they are no longer the ones seen before the
+   * close (`seen`): once the OS has closed an async close's handle, a sync open on this thread may get the same
+   * number before the close's continuation runs, and its records must stay.
+   */
+  const closed = (fd: number, r: number, seen: Seen = seenOf(fd)): number => {
     if (r > 0) {
-      held.delete(fd);
-      pipes.delete(fd);
+      if (held.get(fd) === seen.locks) held.delete(fd);
+      if (pipes.get(fd) === seen.pipe) pipes.delete(fd);
       return 0;
     }
     return errno(r);
   };
+  type Seen = { locks: LockRange[] | undefined; pipe: object | undefined };
+  const seenOf = (fd: number): Seen => ({ locks: held.get(fd), pipe: pipes.get(fd) });
 
   /**
    * A direct buffer: the bytes, then the call's count and OVERLAPPED, in one memory at one address, so
@@ -290,13 +300,18 @@ export function win32Primitives(k: NativeKernel32): Primitives {
     );
   };
 
-  // FILE_ID_INFO: the volume's serial number (8 bytes), then the file's 128-bit id.
-  const id = new Uint8Array(24);
+  // FILE_ID_INFO: the volume's serial number (8 bytes), then the file's 128-bit id. FAT and exFAT have no such
+  // ids (ERROR_INVALID_PARAMETER): there BY_HANDLE_FILE_INFORMATION's serial number (at 28) and 64-bit index (44).
+  const id = new Uint8Array(52);
+  const hex = (bytes: Uint8Array): string => {
+    let text = "";
+    for (const byte of bytes) text += byte.toString(16).padStart(2, "0");
+    return text;
+  };
   const identity = (fd: number): string | undefined => {
-    if (getInfo(fd, FILE_ID_INFO, id, 24) <= 0) return undefined;
-    let hex = "";
-    for (const byte of id) hex += byte.toString(16).padStart(2, "0");
-    return hex;
+    if (getInfo(fd, FILE_ID_INFO, id, 24) > 0) return hex(id.subarray(0, 24));
+    if ((k.GetFileInformationByHandle(fd, id) as number) === 0) return undefined;
+    return `${hex(id.subarray(28, 32))}:${hex(id.subarray(44, 52))}`;
   };
 
   return {
@@ -342,7 +357,10 @@ export function win32Primitives(k: NativeKernel32): Primitives {
     },
     openAsync: async (path, mode) =>
       noted(opened(path, mode, await createFile.async(...openArgs(path, mode)))),
-    closeAsync: async (fd) => closed(fd, await closeHandle.async(fd)),
+    closeAsync: async (fd) => {
+      const seen = seenOf(fd);
+      return closed(fd, await closeHandle.async(fd), seen);
+    },
     preadAsync: async (fd, buffer, offset, length, position) => {
       if (isPipe(fd)) return ESPIPE;
       const n = Math.min(length, MAX_TRANSFER);
