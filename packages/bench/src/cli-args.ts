@@ -6,6 +6,7 @@ const JMH_ALIASES: Record<string, string> = {
   "-wi": "--warmup-iterations",
   "-bm": "--mode",
   "-tu": "--unit",
+  "-to": "--timeout",
 };
 
 /** Rewrites JMH-style `-wi 3` / `-tu ns` arguments into long options commander understands. */
@@ -23,16 +24,31 @@ export function parseIterationLength(text: string): Pick<IterationSpec, "time" |
     const invocations = Number(count[1]);
     if (invocations >= 1) return { invocations };
   }
-  const time = /^(\d+(?:\.\d+)?)(ns|us|ms|s|m)?$/.exec(text.trim());
-  if (time) {
-    const factor = { ns: 1e-6, us: 1e-3, ms: 1, s: 1000, m: 60_000 }[time[2] ?? "s"] ?? 1000;
-    const ms = Number(time[1]) * factor;
-    if (ms > 0) return { time: ms };
-  }
+  const time = parseMillis(text);
+  if (time !== undefined) return { time };
   throw new BenchError(
     "ERR_BENCH_BAD_OPTION",
     `bad iteration length ${JSON.stringify(text)}: use a time like 1s, 200ms, 500us, or a count like 1000ops`,
   );
+}
+
+/** Parses a time option (`-to 30s`, `10min`; a bare number is seconds, as JMH's) into milliseconds. */
+export function parseTimeOption(text: string, what: string): number {
+  const time = parseMillis(text);
+  if (time !== undefined) return time;
+  throw new BenchError(
+    "ERR_BENCH_BAD_OPTION",
+    `bad ${what} ${JSON.stringify(text)}: use a time like 30s, 500ms or 10min`,
+  );
+}
+
+function parseMillis(text: string): number | undefined {
+  const time = /^(\d+(?:\.\d+)?)(ns|us|ms|s|m|min)?$/.exec(text.trim());
+  if (!time) return undefined;
+  const factor =
+    { ns: 1e-6, us: 1e-3, ms: 1, s: 1000, m: 60_000, min: 60_000 }[time[2] ?? "s"] ?? 1000;
+  const ms = Number(time[1]) * factor;
+  return ms > 0 ? ms : undefined;
 }
 
 /** Parses a non-negative integer option. */

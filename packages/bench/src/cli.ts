@@ -9,6 +9,7 @@ import {
   parseIterationLength,
   parseParamOption,
   parseResultRef,
+  parseTimeOption,
   rewriteJmhArgs,
 } from "./cli-args";
 import { BenchError } from "./errors";
@@ -29,6 +30,7 @@ interface RunFlags {
   iterations?: string;
   warmupTime?: string;
   measurementTime?: string;
+  timeout?: string;
   param: string[];
   mode?: Mode;
   unit?: TimeUnit;
@@ -99,6 +101,7 @@ function overridesOf(flags: RunFlags): Partial<BenchOptions> {
   if (flags.warmupTime !== undefined) Object.assign(warmup, parseIterationLength(flags.warmupTime));
   if (flags.measurementTime !== undefined)
     Object.assign(measurement, parseIterationLength(flags.measurementTime));
+  if (flags.timeout !== undefined) o.timeout = parseTimeOption(flags.timeout, "timeout");
   if (Object.keys(warmup).length) o.warmup = warmup as BenchOptions["warmup"];
   if (Object.keys(measurement).length) o.measurement = measurement as BenchOptions["measurement"];
   return o;
@@ -160,7 +163,13 @@ async function runCommand(filter: string | undefined, flags: RunFlags): Promise<
     );
     process.exitCode = 1;
   }
+  // A trial given up on in this process (-f 0) may still hold what kept it waiting (a timer, a socket): JMH exits then.
+  if (report.failures.some((f) => (f.error as BenchError).code === "ERR_BENCH_TIMEOUT")) {
+    exitWhenWritten = true;
+  }
 }
+
+let exitWhenWritten = false;
 
 /** One line per skipped benchmark and reason (not per parameter combination), on stderr. */
 function printSkipped(skipped: readonly SkippedBenchmark[]): void {
@@ -214,6 +223,10 @@ const program = new Command("rafkit-bench")
   .option("-i, --iterations <n>", "measurement iterations")
   .option("-w, --warmup-time <len>", "warmup iteration length: 1s, 200ms, or 1000ops")
   .option("-r, --measurement-time <len>", "measurement iteration length: 1s, 200ms, or 1000ops")
+  .option(
+    "--timeout <time>",
+    "iteration timeout (also -to): a trial with no iteration finished this long past its planned length fails, its fork killed (default 10min)",
+  )
   .option("-p, --param <name=v1,v2>", "override a param's values (repeatable)", collect, [])
   .addOption(
     new Option("--mode <mode>", "benchmark mode (also -bm)").choices(["avgt", "thrpt", "ss"]),
@@ -259,11 +272,16 @@ process.stdout.on("error", (error: NodeJS.ErrnoException) => {
   if (error.code !== "EPIPE") throw error;
 });
 
-program.parseAsync(rewriteJmhArgs(process.argv)).catch((error: unknown) => {
-  const e = error as Error & { code?: string };
-  process.stderr.write(
-    `${pc.red(`rafkit-bench: ${e?.message ?? String(error)}`)}${e?.code ? pc.dim(` (${e.code})`) : ""}\n`,
-  );
-  if (!(error instanceof BenchError)) process.stderr.write(`${e?.stack ?? ""}\n`);
-  process.exitCode = 1;
-});
+program
+  .parseAsync(rewriteJmhArgs(process.argv))
+  .then(() => {
+    if (exitWhenWritten) process.stdout.write("", () => process.exit());
+  })
+  .catch((error: unknown) => {
+    const e = error as Error & { code?: string };
+    process.stderr.write(
+      `${pc.red(`rafkit-bench: ${e?.message ?? String(error)}`)}${e?.code ? pc.dim(` (${e.code})`) : ""}\n`,
+    );
+    if (!(error instanceof BenchError)) process.stderr.write(`${e?.stack ?? ""}\n`);
+    process.exitCode = 1;
+  });

@@ -7,6 +7,7 @@ export type BenchErrorCode =
   | "ERR_BENCH_AMBIGUOUS"
   | "ERR_BENCH_FAILED"
   | "ERR_BENCH_FORK"
+  | "ERR_BENCH_TIMEOUT"
   | "ERR_BENCH_BAD_JSON"
   | "ERR_BENCH_OUTPUT";
 

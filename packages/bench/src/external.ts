@@ -3,6 +3,7 @@ import { createInterface } from "node:readline";
 import { BenchError } from "./errors";
 import { type IterationRecord, type RuntimeInfo, scoreOf, type TrialResult } from "./runner";
 import type { BenchOptions, ExternalCommand, IterationSpec } from "./suite";
+import { watchIterations } from "./watchdog";
 
 /**
  * An iteration length as external harnesses take it: `200ms` for a time, `1000ops` for an invocation
@@ -91,8 +92,9 @@ function parseLine(line: string): unknown {
 /**
  * Runs one trial as a separate program (an external fork, e.g. `java RafBench ...`): reads its iteration
  * lines from stdout and scores them exactly as a Node fork's iterations are scored. Other output goes to
- * this process's stderr. Fails with `ERR_BENCH_FORK` when the program cannot start, and with
- * `ERR_BENCH_FAILED` when it exits non-zero or reports other iteration counts than `options` asks for.
+ * this process's stderr. Fails with `ERR_BENCH_FORK` when the program cannot start, with `ERR_BENCH_FAILED` when it
+ * exits non-zero or reports other iteration counts than `options` asks for, and with `ERR_BENCH_TIMEOUT` (having
+ * killed it) when no iteration finishes within the timeout.
  */
 export function runExternalFork(
   command: ExternalCommand,
@@ -113,6 +115,15 @@ export function runExternalFork(
     if (stderrTail.length > 20) stderrTail.shift();
   });
   let protocolError: string | undefined;
+  let timedOut: BenchError | undefined;
+  const watchdog = watchIterations(
+    options,
+    (error) => {
+      timedOut = error;
+      child.kill("SIGKILL");
+    },
+    `; the external fork (pid ${child.pid}) was killed`,
+  );
   const lines = createInterface({ input: child.stdout });
   lines.on("line", (line) => {
     const parsed = parseLine(line.trim());
@@ -130,6 +141,7 @@ export function runExternalFork(
       const score = scoreOf(parsed.ops * options.operationsPerInvocation, parsed.nanos, options);
       const index = result[phase].length;
       result[phase].push(score);
+      watchdog.progress({ phase, index });
       onIteration?.({ phase, index, invocations: parsed.ops, nanos: parsed.nanos, score });
     } else if (isMalformedIteration(parsed)) {
       protocolError ??= `a malformed iteration line (want {"warmup": boolean, "ops": number > 0, "nanos": number >= 0}): ${line.slice(0, 200)}`;
@@ -139,14 +151,20 @@ export function runExternalFork(
   });
   const describe = `${command.command} ${command.args.join(" ")}`;
   return new Promise((resolve, reject) => {
-    child.on("error", (error) =>
+    child.on("error", (error) => {
+      watchdog.stop();
       reject(
         new BenchError("ERR_BENCH_FORK", `cannot start ${describe}: ${error.message}`, {
           cause: error,
         }),
-      ),
-    );
+      );
+    });
     child.on("close", (code, signal) => {
+      watchdog.stop();
+      if (timedOut) {
+        reject(timedOut);
+        return;
+      }
       if (code !== 0) {
         const why = signal ? `signal ${signal}` : `code ${code}`;
         const tail = stderrTail.join("").trim().split("\n").slice(-5).join("\n");

@@ -21,6 +21,7 @@ process.once("message", async (request: ForkRequest) => {
         options: request.options,
       },
       (record) => send({ type: "iteration", record }),
+      false, // the parent times this fork, and kills it
     );
     await send({ type: "result", result });
     process.exit(0);

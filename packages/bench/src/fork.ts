@@ -4,6 +4,7 @@ import { fileURLToPath } from "node:url";
 import { BenchError } from "./errors";
 import type { IterationRecord, TrialResult } from "./runner";
 import type { BenchOptions, ParamValues } from "./suite";
+import { watchIterations } from "./watchdog";
 
 /** What the parent sends a fork: where to find the suite, and what to run. */
 export interface ForkRequest {
@@ -43,7 +44,7 @@ export function forkEntryPath(): string {
 /**
  * Runs one trial in a fresh `node` child process (JMH's fork), so the JIT profile of one benchmark cannot
  * shape another's. The child's stdout and stderr are forwarded to this process's stderr, keeping stdout for
- * the report.
+ * the report. A child with no iteration finished within the timeout is killed (`ERR_BENCH_TIMEOUT`).
  */
 export function runFork(
   request: ForkRequest,
@@ -60,21 +61,35 @@ export function runFork(
   return new Promise((resolve, reject) => {
     let result: TrialResult | undefined;
     let failure: Error | undefined;
+    let timedOut: Error | undefined;
+    const watchdog = watchIterations(
+      request.options,
+      (error) => {
+        timedOut = error;
+        child.kill("SIGKILL");
+      },
+      `; the fork (pid ${child.pid}) was killed`,
+    );
     child.on("message", (message: ForkMessage) => {
-      if (message.type === "iteration") onIteration?.(message.record);
-      else if (message.type === "result") result = message.result;
+      if (message.type === "iteration") {
+        watchdog.progress(message.record);
+        onIteration?.(message.record);
+      } else if (message.type === "result") result = message.result;
       else {
         failure = new BenchError("ERR_BENCH_FAILED", message.message);
         if (message.stack) failure.stack = message.stack;
       }
     });
-    child.on("error", (error) =>
+    child.on("error", (error) => {
+      watchdog.stop();
       reject(
         new BenchError("ERR_BENCH_FORK", `cannot start fork: ${error.message}`, { cause: error }),
-      ),
-    );
+      );
+    });
     child.on("close", (code, signal) => {
-      if (result) resolve(result);
+      watchdog.stop();
+      if (timedOut) reject(timedOut);
+      else if (result) resolve(result);
       else if (failure) reject(failure);
       else {
         reject(

@@ -6,6 +6,7 @@
  * @packageDocumentation
  */
 export { Blackhole } from "./blackhole";
+export { parseCount, parseIterationLength, parseTimeOption } from "./cli-args";
 export { BenchError, type BenchErrorCode } from "./errors";
 export { iterationArg } from "./external";
 export {

@@ -4,7 +4,7 @@ import { MODES, TIME_UNITS } from "./units";
 
 /**
  * The defaults: average time in microseconds, 2 forks (as in the JDK reviews, so Cnt = 10), 3 warmup and
- * 5 measurement iterations of one second each.
+ * 5 measurement iterations of one second each, and JMH's iteration timeout of 10 minutes.
  */
 export const DEFAULT_OPTIONS: Readonly<BenchOptions> = Object.freeze({
   mode: "avgt",
@@ -15,7 +15,11 @@ export const DEFAULT_OPTIONS: Readonly<BenchOptions> = Object.freeze({
   gc: false,
   operationsPerInvocation: 1,
   nodeArgs: [],
+  timeout: 600_000,
 });
+
+// setTimeout's limit: a longer delay fires at once.
+const MAX_TIMEOUT = 2 ** 31 - 1;
 
 /** Merges option layers (later wins; `warmup`/`measurement` merge field by field) and validates the result. */
 export function resolveOptions(...layers: (Partial<BenchOptions> | undefined)[]): BenchOptions {
@@ -68,6 +72,8 @@ function validateOptions(o: BenchOptions): void {
     throw bad(`time unit must be one of ${TIME_UNITS.join(", ")}, got ${JSON.stringify(o.unit)}`);
   if (!Number.isInteger(o.forks) || o.forks < 0)
     throw bad(`forks must be an integer >= 0, got ${o.forks}`);
+  if (!(typeof o.timeout === "number" && o.timeout > 0 && o.timeout <= MAX_TIMEOUT))
+    throw bad(`timeout must be > 0 ms and at most ${MAX_TIMEOUT} ms (24 days), got ${o.timeout}`);
   if (!(o.operationsPerInvocation > 0))
     throw bad(`operationsPerInvocation must be > 0, got ${o.operationsPerInvocation}`);
   for (const [phase, spec, min] of [

@@ -2,7 +2,7 @@ import { BenchError } from "./errors";
 import { runExternalFork } from "./external";
 import { runFork } from "./fork";
 import type { LoadedSuite } from "./loader";
-import { benchmarkOptions } from "./options";
+import { benchmarkOptions, resolveOptions } from "./options";
 import { type BenchmarkResult, buildResult } from "./result";
 import { type IterationRecord, runTrial, type TrialResult } from "./runner";
 import {
@@ -203,6 +203,8 @@ export function planBenchmarks(
       `bad filter regex ${JSON.stringify(options.filter)}: ${(cause as Error).message}`,
     );
   }
+  // A bad override is the caller's, told as it is; a bad suite or benchmark option names its benchmark.
+  if (options.overrides) resolveOptions(options.overrides);
   const plan: PlannedBenchmark[] = [];
   const usedParams = new Set<string>();
   const loaded = toLoaded(suites);
@@ -225,7 +227,7 @@ export function planBenchmarks(
     for (const [name, values] of space) space.set(name, [...new Set(values)]);
     const combos = paramCombinations(Object.fromEntries(space));
     for (const benchmark of names) {
-      const resolved = benchmarkOptions(suite, benchmark, options.overrides);
+      const resolved = optionsOf(suite, benchmark, options.overrides);
       for (const params of combos) {
         plan.push({
           id: `${suite.name}.${benchmark}`,
@@ -254,6 +256,19 @@ export function planBenchmarks(
     }
   }
   return plan;
+}
+
+function optionsOf(
+  suite: AnySuite,
+  benchmark: string,
+  overrides: Partial<BenchOptions> | undefined,
+): BenchOptions {
+  try {
+    return benchmarkOptions(suite, benchmark, overrides);
+  } catch (error) {
+    if (!(error instanceof BenchError)) throw error;
+    throw new BenchError(error.code, `${suite.name}.${benchmark}'s options: ${error.message}`);
+  }
 }
 
 /** A planned benchmark to run: its forks (1-based; 0 alone for an in-process run), and what they gave. */

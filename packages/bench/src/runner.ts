@@ -10,6 +10,7 @@ import {
   type ParamValues,
 } from "./suite";
 import { NANOS_PER_UNIT } from "./units";
+import { watchIterations } from "./watchdog";
 
 /** One finished warmup or measurement iteration. */
 export interface IterationRecord {
@@ -141,11 +142,13 @@ async function teardownUnless(failed: boolean, run: Run, teardown: () => unknown
  * Runs one trial in this process: state, trial setup, warmup and measurement iterations (each wrapped in the
  * iteration hooks, which are not timed), trial teardown. Iterations by time call the benchmark in batches
  * that grow until a batch is long enough for the clock reads to be negligible. A benchmark that returns a
- * promise has each call awaited before the next one; a synchronous one is never awaited.
+ * promise has each call awaited before the next one; a synchronous one is never awaited. With `watch`, a trial
+ * with no iteration finished within the timeout is given up on (a fork's parent times it instead, and kills it).
  */
 export function runTrial(
   job: TrialJob,
   onIteration?: (record: IterationRecord) => void | Promise<void>,
+  watch = true,
 ): Promise<TrialResult> {
   const run: Run = { abandoned: false, reject: () => {} };
   const stuck = new Promise<never>((_, reject) => {
@@ -153,7 +156,13 @@ export function runTrial(
   });
   waiting.add(run);
   if (waiting.size === 1) process.on("beforeExit", abandonAll);
-  return Promise.race([trial(job, onIteration, run), stuck]).finally(() => {
+  const watchdog = watch ? watchIterations(job.options, (error) => abandon(run, error)) : undefined;
+  const report = (record: IterationRecord) => {
+    watchdog?.progress(record);
+    return onIteration?.(record);
+  };
+  return Promise.race([trial(job, report, run), stuck]).finally(() => {
+    watchdog?.stop();
     waiting.delete(run);
     if (waiting.size === 0) process.off("beforeExit", abandonAll);
   });
@@ -165,6 +174,8 @@ interface Run {
   reject(error: BenchError): void;
   /** Its blackhole, once made: abandoned, it throws, which ends a batch of async calls at the next one. */
   bh?: Blackhole;
+  /** Why it was given up on. */
+  error?: BenchError;
 }
 
 /** The trials awaited in this process, given up on together if it runs out of work (one listener for all). */
@@ -172,15 +183,21 @@ const waiting = new Set<Run>();
 
 /**
  * The process ran out of work while trials were pending: a benchmark (or hook) whose promise never settles. Each
- * fails, and stops at its next step should its promise settle after all (an unref'd timer's); without this the
- * process just ended, exit code 0, the trial's and every later benchmark's results lost.
+ * fails; without this the process just ended, exit code 0, the trial's and every later benchmark's results lost.
  */
 function abandonAll(): void {
-  for (const run of waiting) {
-    run.abandoned = true;
-    if (run.bh !== undefined) run.bh.consume = stopped;
-    run.reject(stoppedError());
-  }
+  for (const run of waiting) abandon(run, stoppedError());
+}
+
+/** Fails a trial, and stops it at its next step should its promise settle after all (an unref'd timer's). */
+function abandon(run: Run, error: BenchError): void {
+  run.abandoned = true;
+  run.error = error;
+  if (run.bh !== undefined)
+    run.bh.consume = () => {
+      throw error;
+    };
+  run.reject(error);
 }
 
 const stoppedError = () =>
@@ -188,8 +205,10 @@ const stoppedError = () =>
     "ERR_BENCH_FAILED",
     "the process ran out of work while a promise it awaited was pending: it never settled",
   );
-function stopped(): never {
-  throw stoppedError();
+
+/** Ends a trial given up on, at its next step. */
+function stop(run: Run): never {
+  throw run.error ?? stoppedError();
 }
 
 async function trial(
@@ -238,7 +257,7 @@ async function trial(
       for (let index = 0; index < spec.iterations; index++) {
         gc?.();
         await suite.setup?.iteration?.(state, params);
-        if (run.abandoned) stopped();
+        if (run.abandoned) stop(run);
         let invocations = 0;
         let nanos = 0;
         // A benchmark that throws still gets its iteration's teardown (the files and directories it made); its
@@ -280,7 +299,7 @@ async function trial(
         } finally {
           await teardownUnless(failed, run, () => suite.teardown?.iteration?.(state, params));
         }
-        if (run.abandoned) stopped();
+        if (run.abandoned) stop(run);
         const score = scoreOf(invocations * options.operationsPerInvocation, nanos, options);
         result[phase].push(score);
         await onIteration?.({ phase, index, invocations, nanos, score });

@@ -44,6 +44,12 @@ export interface BenchOptions {
   bytesPerOperation?: number;
   /** Extra Node flags for forked children (JMH's `jvmArgs`). */
   nodeArgs: string[];
+  /**
+   * Iteration timeout in milliseconds (JMH's `-to`; default 10 minutes): a trial fails with `ERR_BENCH_TIMEOUT` when
+   * no iteration finishes this long past its planned length. A fork or external program is killed; in this process
+   * (`forks: 0`) the trial is given up on, which a synchronous benchmark that never returns cannot be.
+   */
+  timeout?: number;
 }
 
 /** A benchmark body: receives the blackhole, the trial state and the parameter values; its result is consumed. */

@@ -70,6 +70,57 @@ describe("rafkit-bench CLI", () => {
     },
   );
 
+  it.each(["0", "1"])(
+    "gives up on a trial (forks %s) with no iteration finished within the timeout (-to), and reports the others",
+    async (forks) => {
+      // A live timer kept the process waiting for ever: nothing ended it but a signal.
+      const { code, stdout, stderr } = await runCli(
+        "--suite",
+        fixtures,
+        "Stuck",
+        ...tiny,
+        "-f",
+        forks,
+        "-to",
+        "300ms",
+      );
+      expect(code).toBe(1);
+      expect(stderr).toContain(
+        "Stuck.b_pending failed: timed out: nothing finished within 300 ms past a 2 ms iteration (the timeout, -to), before its first iteration finished",
+      );
+      if (forks === "1") expect(stderr).toMatch(/; the fork \(pid \d+\) was killed/);
+      expect(stdout).toMatch(/Stuck\.a_works[\s\S]*Stuck\.c_works/);
+    },
+  );
+
+  it("kills a fork spinning in a synchronous benchmark, naming the last iteration that finished", async () => {
+    const { code, stdout, stderr } = await runCli(
+      "--suite",
+      fixtures,
+      "Forever",
+      ...tiny,
+      "--timeout",
+      "0.3s",
+    );
+    expect(code).toBe(1);
+    expect(stderr).toMatch(
+      /Forever\.b_spins failed: timed out: nothing finished within 300 ms past a 2 ms iteration \(the timeout, -to\), after warmup iteration 1 of 1; the fork \(pid \d+\) was killed/,
+    );
+    expect(stdout).toMatch(/Forever\.a_works[\s\S]*Forever\.c_works/);
+  });
+
+  it.each([
+    ["0", 'bad timeout "0"'],
+    ["3000000", "timeout must be > 0 ms and at most 2147483647 ms (24 days), got 3000000000"],
+    ["soon", 'bad timeout "soon": use a time like 30s, 500ms or 10min'],
+    ["1000ops", 'bad timeout "1000ops"'],
+  ])("rejects -to %s", async (value, message) => {
+    const { code, stderr } = await runCli("--suite", fixtures, "Stuck", ...tiny, "-to", value);
+    expect(code).toBe(1);
+    expect(stderr).toContain(message);
+    expect(stderr).toContain("(ERR_BENCH_BAD_OPTION)");
+  });
+
   it("stops a trial it gave up on, should its promise settle after all (an unref'd timer): no hooks run during the next benchmark", async () => {
     const script = `import { defineSuite, runBenchmarks } from ${JSON.stringify(new URL("../dist/index.js", import.meta.url).href)};
 const log = [];

@@ -152,6 +152,31 @@ await runBenchmarks([defineSuite({ name: "Sleep", benchmarks: { sleep: { externa
     },
   );
 
+  it("are killed when no iteration finishes within the timeout (-to), naming the last that did", async () => {
+    const error = await runExternalFork(
+      { command: process.execPath, args: [harness, "stall", "2", "3"] },
+      resolveOptions({ ...overrides, timeout: 300 }),
+    ).then(
+      () => new Error("it ended"),
+      (e: Error) => e,
+    );
+    expect(error).toMatchObject({ code: "ERR_BENCH_TIMEOUT" });
+    expect(error.message).toMatch(
+      /^timed out: nothing finished within 300 ms past a 1 ms iteration \(the timeout, -to\), after warmup iteration 1 of 2; the external fork \(pid (\d+)\) was killed$/,
+    );
+    if (process.platform === "linux") {
+      const pid = /pid (\d+)/.exec(error.message)![1];
+      const state = () => {
+        try {
+          return readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]![0];
+        } catch {
+          return "gone";
+        }
+      };
+      expect(["Z", "X", "gone"]).toContain(state());
+    }
+  });
+
   it("fail with ERR_BENCH_FORK when the program cannot start", async () => {
     await expect(
       runExternalFork(

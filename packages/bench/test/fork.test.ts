@@ -37,6 +37,26 @@ describe("forks", () => {
     }
   });
 
+  it("are killed when no iteration finishes within the timeout, the last finished one named", async () => {
+    const suites = await loadSuiteModule(fixtures);
+    const report = await runBenchmarks(suites, {
+      filter: "^Forever\\.b_spins$",
+      overrides: {
+        forks: 1,
+        warmup: { iterations: 2, time: 1 },
+        measurement: { iterations: 1, time: 1 },
+        timeout: 200,
+      },
+    });
+    expect(report.results).toEqual([]);
+    expect(report.failures[0]!.error).toMatchObject({
+      code: "ERR_BENCH_TIMEOUT",
+      message: expect.stringMatching(
+        /^timed out: nothing finished within 200 ms past a 1 ms iteration \(the timeout, -to\), after warmup iteration 1 of 2; the fork \(pid \d+\) was killed$/,
+      ),
+    });
+  });
+
   // No timing goal here, only the harness's arithmetic: every call spins at least N µs, so the interval
   // must reach N (preemption only lengthens a spin), and a harness bug (a wrong unit, batch size or
   // operations count) is off by 1000x, which the loose upper bound catches. A loaded machine stays within it.

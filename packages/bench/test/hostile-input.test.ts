@@ -284,6 +284,18 @@ describe("the CLI", () => {
     expect(r.stdout).toMatch(/^Benchmark/);
   });
 
+  it("compare prints control characters of names and params as escapes: a file cannot drive the terminal", async () => {
+    const file = join(dir, "esc.json");
+    const name = "S.a\u001b[2J\u001b]0;pwned\u0007\u009b31m";
+    writeFileSync(file, toJmhJson([result(name, [1, 1, 1], { size: "1\r\u007f" as never })]));
+    const r = await runCli("compare", `${file}#${name}`, file);
+    expect(r.code).toBe(0);
+    expect([...r.stdout].filter((c) => c !== "\n" && /\p{Cc}/u.test(c))).toEqual([]);
+    expect(r.stdout).toContain("S.a\\x1b[2J\\x1b]0;pwned\\x07\\x9b31m");
+    expect(r.stdout).toContain("1\\x0d\\x7f");
+    expect(r.stdout).toContain(`Baseline: ${file}#S.a\\x1b[2J`);
+  });
+
   it("compare reads a file whose name holds a #", async () => {
     const file = join(dir, "run#1.json");
     writeFileSync(file, toJmhJson([result("S.a", [1, 1, 1])]));

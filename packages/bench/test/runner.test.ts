@@ -186,6 +186,40 @@ describe("runTrial", () => {
     expect(events).toEqual(["setup"]);
   });
 
+  it("gives up on a trial with no iteration finished within the timeout, which then stops at its next step", async () => {
+    const events: string[] = [];
+    let resume = () => {};
+    let calls = 0;
+    const suite = defineSuite({
+      name: "Slow",
+      setup: { iteration: () => void events.push("setup") },
+      teardown: { trial: () => void events.push("trial teardown") },
+      benchmarks: {
+        // Its first call returns at once, the second waits until resumed.
+        wait: () =>
+          calls++ === 0
+            ? Promise.resolve()
+            : new Promise<void>((r) => {
+                resume = r;
+              }),
+      },
+    });
+    const options = { ...quick(), timeout: 50 };
+    const trial = runTrial({ suite, benchmark: "wait", params: {}, options });
+    await expect(trial).rejects.toMatchObject({
+      code: "ERR_BENCH_TIMEOUT",
+      message: `timed out: nothing finished within 50 ms past a ${options.measurement.time} ms iteration (the timeout, -to), before its first iteration finished`,
+    });
+    expect(process.listenerCount("beforeExit")).toBe(0);
+    // It settles after all: the call in flight had its blackhole already, the next one's throws. No more hooks.
+    for (let i = 0; i < 3; i++) {
+      resume();
+      await new Promise((r) => setTimeout(r, 10));
+    }
+    expect(events).toEqual(["setup"]);
+    expect(calls).toBe(3);
+  });
+
   it("awaits each call of an async benchmark before the next, and consumes what it resolves to", async () => {
     let calls = 0;
     let inFlight = 0;

@@ -4,6 +4,7 @@ import {
   parseIterationLength,
   parseParamOption,
   parseResultRef,
+  parseTimeOption,
   rewriteJmhArgs,
 } from "../src/cli-args";
 import { loadSuiteModule, moduleUrl } from "../src/loader";
@@ -56,6 +57,7 @@ describe("options", () => {
     expect(o.forks).toBe(DEFAULT_OPTIONS.forks);
     expect(o.measurement).toEqual({ iterations: 2, time: 5 }); // a later time drops an earlier count
     expect(DEFAULT_OPTIONS.forks).toBeGreaterThanOrEqual(2);
+    expect(o.timeout).toBe(600_000); // JMH's 10 minutes
   });
 
   it.each([
@@ -66,6 +68,9 @@ describe("options", () => {
     [{ measurement: { iterations: 0 } }, /measurement iterations must be an integer >= 1/],
     [{ warmup: { iterations: 1, invocations: 0 } }, /warmup invocations must be an integer >= 1/],
     [{ warmup: { iterations: 1, time: 0 } }, /warmup time must be > 0 ms/],
+    [{ timeout: 0 }, /timeout must be > 0 ms/],
+    [{ timeout: 2 ** 31 }, /at most 2147483647 ms/],
+    [{ timeout: "1s" }, /timeout must be > 0 ms/],
   ])("rejects %j", (layer, message) => {
     expect(() => resolveOptions(layer as never)).toThrow(message);
   });
@@ -96,13 +101,15 @@ describe("units", () => {
 
 describe("command-line parsing", () => {
   it("maps JMH's multi-letter flags", () => {
-    expect(rewriteJmhArgs(["-wi", "3", "-bm", "ss", "-tu", "ns", "-i", "2"])).toEqual([
+    expect(rewriteJmhArgs(["-wi", "3", "-bm", "ss", "-tu", "ns", "-to", "1", "-i", "2"])).toEqual([
       "--warmup-iterations",
       "3",
       "--mode",
       "ss",
       "--unit",
       "ns",
+      "--timeout",
+      "1",
       "-i",
       "2",
     ]);
@@ -115,6 +122,15 @@ describe("command-line parsing", () => {
     expect(parseIterationLength("100ops")).toEqual({ invocations: 100 });
     expect(parseIterationLength("7x")).toEqual({ invocations: 7 });
     expect(() => parseIterationLength("0ops")).toThrow(/bad iteration length/);
+    expect(parseTimeOption("10min", "timeout")).toBe(600_000);
+    expect(parseTimeOption("30", "timeout")).toBe(30_000); // seconds, as JMH's -to
+    expect(parseTimeOption("250ms", "timeout")).toBe(250);
+    expect(() => parseTimeOption("1000ops", "timeout")).toThrow(
+      expect.objectContaining({
+        code: "ERR_BENCH_BAD_OPTION",
+        message: expect.stringMatching(/^bad timeout "1000ops"/),
+      }),
+    );
     expect(parseCount("3", "forks")).toBe(3);
     expect(() => parseCount("0", "iterations", 1)).toThrow(/iterations must be an integer >= 1/);
     expect(parseParamOption("kiloBytes=1, 5")).toEqual(["kiloBytes", ["1", "5"]]);
@@ -146,6 +162,26 @@ describe("planning and loading", () => {
       /takes true or false/,
     );
     expect(() => planBenchmarks([suite], { filter: "(" })).toThrow(/bad filter regex/);
+  });
+
+  it("names the benchmark whose own or suite options are bad, but not for a bad override", () => {
+    const bad = defineSuite({
+      name: "Bad",
+      options: { forks: -1 },
+      benchmarks: { a: () => 1, b: { run: () => 2, options: { forks: 1, mode: "fast" as never } } },
+    });
+    expect(() => planBenchmarks([bad], { filter: "\\.a$" })).toThrow(
+      expect.objectContaining({
+        code: "ERR_BENCH_BAD_OPTION",
+        message: "Bad.a's options: forks must be an integer >= 0, got -1",
+      }),
+    );
+    expect(() => planBenchmarks([bad], { filter: "\\.b$" })).toThrow(
+      /^Bad\.b's options: mode must be one of/,
+    );
+    expect(() => planBenchmarks([suite], { overrides: { timeout: -1 } })).toThrow(
+      /^timeout must be > 0 ms/,
+    );
   });
 
   it("runs each param value once, and takes a declared value spelled as given in its own type", () => {
@@ -228,7 +264,14 @@ describe("planning and loading", () => {
 
   it("loads suites from a module and rejects modules without any", async () => {
     const loaded = await loadSuiteModule(new URL("./fixtures/suites.mjs", import.meta.url).href);
-    expect(loaded.map((l) => l.suite.name).sort()).toEqual(["Never", "Pids", "Spin", "Throwing"]);
+    expect(loaded.map((l) => l.suite.name).sort()).toEqual([
+      "Forever",
+      "Never",
+      "Pids",
+      "Spin",
+      "Stuck",
+      "Throwing",
+    ]);
     await expect(loadSuiteModule("node:path")).rejects.toThrow(/exports no suite/);
     expect(moduleUrl("/tmp/x.mjs")).toBe("file:///tmp/x.mjs");
   });

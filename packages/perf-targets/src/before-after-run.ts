@@ -4,6 +4,7 @@ import {
   formatTable,
   type LoadedSuite,
   loadSuiteModule,
+  parseIterationLength,
   progressListener,
   type RunListener,
   runBenchmarks,
@@ -56,27 +57,11 @@ export interface BeforeAfterOptions {
   print?: (text: string) => void;
 }
 
-/**
- * An iteration length as `rafkit-bench -r` reads it (`100ms`, `1s`, `500us`, `2` = seconds, `1000ops`); the
- * harness keeps its own parser internal.
- */
-export function iterationLength(text: string): { time: number } | { invocations: number } {
-  const count = /^(\d+)(ops|x)$/.exec(text.trim());
-  if (count && Number(count[1]) >= 1) return { invocations: Number(count[1]) };
-  const time = /^(\d+(?:\.\d+)?)(ns|us|ms|s|m)?$/.exec(text.trim());
-  const factor = { ns: 1e-6, us: 1e-3, ms: 1, s: 1000, m: 60_000 }[time?.[2] ?? "s"] ?? 1000;
-  const ms = Number(time?.[1]) * factor;
-  if (time && ms > 0) return { time: ms };
-  throw new Error(
-    `bad iteration length ${JSON.stringify(text)}: use a time like 1s, 200ms, 500us, or a count like 1000ops`,
-  );
-}
-
 function overrides(run: TargetRun, it: IterationFlags): Partial<BenchOptions> {
   return {
     forks: run.forks,
-    warmup: { iterations: run.warmupIterations, ...iterationLength(it.warmupTime) },
-    measurement: { iterations: it.iterations, ...iterationLength(it.measurementTime) },
+    warmup: { iterations: run.warmupIterations, ...parseIterationLength(it.warmupTime) },
+    measurement: { iterations: it.iterations, ...parseIterationLength(it.measurementTime) },
   };
 }
 

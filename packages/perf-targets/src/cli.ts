@@ -20,6 +20,7 @@ import {
   targetRuns,
 } from "./evaluate";
 import { KV_RUNS, runKvBench } from "./kv-bench";
+import { checkRunFlags } from "./run-flags";
 import { benchCli, kvCli, suiteModules } from "./suites";
 import { TARGET_GROUPS, type TargetGroup } from "./targets";
 
@@ -113,15 +114,7 @@ function targetsCommand(names: string[], flags: TargetFlags): void {
   if (flags.from.length > 0) {
     results = flags.from.flatMap(readResults);
   } else {
-    const forks = flags.forks === undefined ? undefined : Number(flags.forks);
-    if (forks !== undefined && !(Number.isInteger(forks) && forks >= 0))
-      fail(`forks must be an integer >= 0, got ${JSON.stringify(flags.forks)}`);
-    const warmup =
-      flags.warmupIterations === undefined ? undefined : Number(flags.warmupIterations);
-    if (warmup !== undefined && !(Number.isInteger(warmup) && warmup >= 0))
-      fail(
-        `warmup iterations must be an integer >= 0, got ${JSON.stringify(flags.warmupIterations)}`,
-      );
+    const { forks, warmupIterations: warmup } = checkRunFlags(flags, fail);
     const modules = selected.flatMap((g) => suiteModules(g));
     results = [];
     for (const run of targetRuns(

@@ -13,6 +13,7 @@ import {
 import { runBeforeAfter } from "./before-after-run";
 import { fail as failWith, readResults as readSaved, writeReport } from "./cli-io";
 import { buildOverlay } from "./overlay";
+import { checkRunFlags } from "./run-flags";
 import { currentRoots } from "./suites";
 import { TARGET_GROUPS, type TargetGroup } from "./targets";
 
@@ -39,13 +40,6 @@ function fail(message: string): never {
 const write = writeReport;
 const readResults = (file: string): BenchmarkResult[] => readSaved("perf-targets compare", file);
 
-function count(text: string | undefined, what: string, fallback: number, min = 0): number {
-  if (text === undefined) return fallback;
-  const n = Number(text);
-  if (!/^\d+$/.test(text) || n < min) fail(`${what} must be an integer >= ${min}, got ${text}`);
-  return n;
-}
-
 function groupsOf(names: string[]): TargetGroup[] {
   const groups = names.length === 0 || names.includes("all") ? [...TARGET_GROUPS] : names;
   for (const g of groups) {
@@ -60,6 +54,8 @@ async function compareCommand(names: string[], flags: CompareFlags): Promise<voi
   const floor = Number(flags.noiseFloor) / 100;
   if (!(floor >= 0)) fail(`--noise-floor takes a percentage, got ${flags.noiseFloor}`);
   const noise: NoiseRule = { ...DEFAULT_NOISE, floor };
+  // Before the baseline's checkout and build, which take minutes.
+  const counts = checkRunFlags(flags, fail);
   let before: BenchmarkResult[];
   let after: BenchmarkResult[];
   let title: string[];
@@ -84,12 +80,12 @@ async function compareCommand(names: string[], flags: CompareFlags): Promise<voi
       const run = await runBeforeAfter(groups, {
         base: overlay.roots,
         current: currentRoots(),
-        ...(flags.forks !== undefined ? { forks: count(flags.forks, "forks", 0) } : {}),
+        ...(counts.forks !== undefined ? { forks: counts.forks } : {}),
         iterations: {
-          ...(flags.warmupIterations !== undefined
-            ? { warmupIterations: count(flags.warmupIterations, "warmup iterations", 3) }
+          ...(counts.warmupIterations !== undefined
+            ? { warmupIterations: counts.warmupIterations }
             : {}),
-          iterations: count(flags.iterations, "iterations", 5, 1),
+          iterations: counts.iterations ?? 5,
           warmupTime: flags.warmupTime ?? "100ms",
           measurementTime: flags.measurementTime ?? "100ms",
         },

@@ -294,6 +294,18 @@ describe("perf-targets compare", () => {
     expect(badRef.stderr).toMatch(/^perf-targets: "no-such-ref-xyz" names no commit in .*\n$/);
   });
 
+  it("refuses a bad run flag in one line before anything runs: each harness run refused it, every target n/a", async () => {
+    const targets = await runCli("bits", "-i", "0");
+    expect(targets).toMatchObject({ code: 1, stdout: "" });
+    expect(targets.stderr).toBe('perf-targets: iterations must be an integer >= 1, got "0"\n');
+    // Before the baseline's checkout and build (a bad ref is told after the flags).
+    const compare = await runCli("compare", "bits", "--base", "no-such-ref-xyz", "-r", "soon");
+    expect(compare.code).toBe(1);
+    expect(compare.stderr).toBe(
+      'perf-targets compare: bad iteration length "soon": use a time like 1s, 200ms, 500us, or a count like 1000ops\n',
+    );
+  });
+
   it("prints the comparison when its --out cannot be written, then fails", async () => {
     const file = join(dir, "both.json");
     writeFileSync(file, toJmhJson(saved()));

@@ -1,7 +1,7 @@
 import { BenchError } from "../errors";
 import type { BenchmarkResult } from "../result";
 import { higherIsBetter, unitFactor } from "../units";
-import { formatScore, paramNames, renderColumns } from "./format";
+import { formatScore, paramNames, printable, renderColumns } from "./format";
 
 /** How a candidate compares with its baseline. */
 export type Verdict = "faster" | "slower" | "same" | "unknown";
@@ -247,8 +247,8 @@ export function formatComparison(comparison: Comparison): string {
     "left",
   ] as const;
   const lines = [
-    `Baseline: ${comparison.baselineName}`,
-    `Candidate: ${comparison.candidateName}`,
+    `Baseline: ${printable(comparison.baselineName)}`,
+    `Candidate: ${printable(comparison.candidateName)}`,
     "",
     renderColumns(header, rows, align),
   ];

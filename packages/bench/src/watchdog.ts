@@ -1,0 +1,75 @@
+import { BenchError } from "./errors";
+import { DEFAULT_OPTIONS } from "./options";
+import type { IterationRecord } from "./runner";
+import type { BenchOptions } from "./suite";
+
+/** Watches a trial's iterations; told of each one that finishes, stopped when the trial ends. */
+export interface Watchdog {
+  /** An iteration finished: the trial has until its next one's planned length plus the timeout. */
+  progress(record: Pick<IterationRecord, "phase" | "index">): void;
+  /** The trial ended (either way): never fires after this. */
+  stop(): void;
+}
+
+/**
+ * JMH's iteration timeout (`-to`): calls `expire` with a `ERR_BENCH_TIMEOUT` error when no iteration finishes within
+ * `options.timeout` past the longest planned iteration. The first wait also covers the trial's start (a fork's
+ * start-up, `state`, the trial setup), the last one its teardown. The timer does not keep the process alive.
+ */
+export function watchIterations(
+  options: BenchOptions,
+  expire: (error: BenchError) => void,
+  killed = "",
+): Watchdog {
+  const timeout = options.timeout ?? DEFAULT_OPTIONS.timeout!;
+  const planned = options.mode === "ss" ? 0 : plannedTime(options);
+  const window = timeout + planned;
+  let last = "before its first iteration finished";
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const arm = () => {
+    if (timer !== undefined) clearTimeout(timer);
+    timer = setTimeout(() => {
+      timer = undefined;
+      const within = planned > 0 ? `${ms(timeout)} past a ${ms(planned)} iteration` : ms(timeout);
+      expire(
+        new BenchError(
+          "ERR_BENCH_TIMEOUT",
+          `timed out: nothing finished within ${within} (the timeout, -to), ${last}${killed}`,
+        ),
+      );
+    }, window);
+    timer.unref?.();
+  };
+  arm();
+  return {
+    progress({ phase, index }) {
+      const done = index + 1;
+      const of = options[phase].iterations;
+      last =
+        phase === "measurement" && done === of
+          ? `after its last iteration (in its teardown)`
+          : `after ${phase} iteration ${done} of ${of}`;
+      arm();
+    },
+    stop() {
+      if (timer !== undefined) clearTimeout(timer);
+      timer = undefined;
+    },
+  };
+}
+
+/** The longest planned iteration in ms; 0 for iterations by invocation count, whose length nothing plans. */
+function plannedTime(options: BenchOptions): number {
+  return Math.max(
+    ...[options.warmup, options.measurement].map((s) =>
+      s.invocations === undefined ? (s.time ?? 0) : 0,
+    ),
+  );
+}
+
+/** A length in ms for a message: `250 ms`, `1.5 s`, `10 min`. */
+function ms(value: number): string {
+  if (value >= 60_000 && value % 60_000 === 0) return `${value / 60_000} min`;
+  if (value >= 1000) return `${+(value / 1000).toFixed(3)} s`;
+  return `${+value.toFixed(3)} ms`;
+}
