@@ -1,6 +1,7 @@
 import { errnoOf } from "./errno";
 import { loadKoffi } from "./koffi";
 import { nodeError } from "./node-error";
+import { threadShared } from "./thread-shared";
 import { windowsStateReader } from "./win32/last-error";
 
 /** Where a failing call leaves its error number: `errno` everywhere; `GetLastError`/`WSAGetLastError` on Windows. */
@@ -57,10 +58,15 @@ export class CaptureState {
 }
 
 /**
- * The per-thread cached slot. Module state lives in one V8 isolate, and every `worker_threads` worker
- * has its own isolate, so each worker has its own slot; libc's errno is thread-local too.
+ * The per-thread cached slot. Every `worker_threads` worker has its own, as libc's errno is thread-local too; every
+ * copy of this package in the thread (its ESM and CJS builds) shares it, as they share the thread's errno.
  */
-const slot = { errno: 0 };
+const slot: { errno: number } = threadShared(
+  Symbol.for("@rafkit/syscall-state/errno-slot/v1"),
+  () => ({
+    errno: 0,
+  }),
+);
 
 /**
  * koffi returns a 64-bit integer beyond 2**53 as a `bigint`, and 2**53 itself still as a number. A

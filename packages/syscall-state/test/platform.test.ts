@@ -2,6 +2,7 @@ import { execFileSync } from "node:child_process";
 import { existsSync, constants as fsConstants } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { afterEach, describe, expect, test } from "vitest";
+import { errnoOf } from "../src/errno";
 import { getBackend } from "../src/get-backend";
 import { loadKoffi } from "../src/koffi";
 import { nativeLibc } from "../src/libc";
@@ -129,3 +130,30 @@ describe.skipIf(!existsSync(fileURLToPath(distIndex)))("lazy loading", () => {
     if (isNativeAvailable()) expect(report.after).toBeGreaterThan(0);
   });
 });
+
+describe.skipIf(!existsSync(fileURLToPath(distIndex)) || !isNativeAvailable())(
+  "one thread, two builds",
+  () => {
+    test("the ESM and the CJS build share the thread's errno slot, as they share its errno", () => {
+      const cjs = fileURLToPath(new URL("../dist/index.cjs", import.meta.url));
+      const script = `
+      const { createRequire } = await import("node:module");
+      const esm = await import(${JSON.stringify(distIndex.href)});
+      const cjs = createRequire(import.meta.url)(${JSON.stringify(cjs)});
+      const viaCjs = cjs.adaptSystemCall(cjs.nativeLibc().close, "errno")(-1);
+      const afterCjs = [esm.lastErrno(), cjs.lastErrno()];
+      const viaEsm = esm.adaptSystemCall(esm.nativeLibc().fsync, "errno")(-2);
+      process.stdout.write(JSON.stringify({ viaCjs, afterCjs, viaEsm, afterEsm: [esm.lastErrno(), cjs.lastErrno()] }));`;
+      const out = execFileSync(process.execPath, ["--input-type=module", "-e", script], {
+        encoding: "utf8",
+      });
+      const ebadf = errnoOf("EBADF");
+      expect(JSON.parse(out)).toEqual({
+        viaCjs: -ebadf,
+        afterCjs: [ebadf, ebadf],
+        viaEsm: -ebadf,
+        afterEsm: [ebadf, ebadf],
+      });
+    });
+  },
+);
