@@ -69,8 +69,9 @@ try {
     console.log(`check-packed: node ${file}`);
     run(process.execPath, [file], app);
   }
-  // Its types as a TypeScript user compiles them (strict, nodenext, the .d.ts checked): with no `types` listed,
-  // TypeScript 6 loads only what the .d.ts reference (`@types/node` for a package whose types name Node's).
+  // Its types as a TypeScript user on Node compiles them (strict, nodenext, the .d.ts checked, no DOM lib): with no
+  // `types` listed, TypeScript 6 loads only what the .d.ts reference (`@types/node` for a package whose types name
+  // Node's). The default lib has the DOM's, which hid a package's use of a DOM-and-Node type (`AbortSignal`).
   const typesCheck = `import type * as api from "${pkg.name}";\nexport type Api = typeof api;\n`;
   writeFileSync(join(app, "types-check.mts"), typesCheck);
   writeFileSync(join(app, "types-check.cts"), typesCheck);
@@ -79,7 +80,7 @@ try {
     bin("tsc"),
     [
       ...["--strict", "--noEmit", "--module", "nodenext", "--moduleResolution", "nodenext"],
-      ...["--typeRoots", join(root, "node_modules", "@types")],
+      ...["--lib", "ES2023", "--typeRoots", join(root, "node_modules", "@types")],
       ...["types-check.mts", "types-check.cts"],
     ],
     app,

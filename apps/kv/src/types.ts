@@ -101,5 +101,5 @@ export interface VerifyReport {
 /** Options of {@link Store.keys} and {@link Store.entries}. */
 export interface IterateOptions {
   /** Only keys starting with these bytes. */
-  readonly prefix?: Bytes;
+  readonly prefix?: Bytes | undefined;
 }

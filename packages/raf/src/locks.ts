@@ -32,11 +32,11 @@ const EOPNOTSUPP = errnoOf("EOPNOTSUPP");
 /** Options of `lock`/`tryLock`: Java's `lock(position, size, shared)`. */
 export interface LockOptions {
   /** A shared (read) lock when true; exclusive (write) by default. */
-  shared?: boolean;
+  shared?: boolean | undefined;
   /** First byte of the range. Default 0. */
-  position?: number | bigint;
+  position?: number | bigint | undefined;
   /** Bytes in the range. Default: from `position` to the end of the file, however far it grows. */
-  size?: number | bigint;
+  size?: number | bigint | undefined;
 }
 
 /** A validated lock range. `size` is `Infinity` for "to the end of the file, however it grows". */

@@ -14,12 +14,12 @@ export interface RandomAccessFileOptions {
    * Size in bytes of the one window that buffers reads and writes. Default {@link DEFAULT_BUFFER_SIZE}.
    * `0` turns buffering off: the JDK's exact behaviour, one system call per primitive.
    */
-  bufferSize?: number;
+  bufferSize?: number | undefined;
   /** Byte order of numeric primitives and bulk arrays. Default `"big"`, the `DataInput` contract. UTF stays Java's format. */
-  byteOrder?: ByteOrder;
+  byteOrder?: ByteOrder | undefined;
   /**
    * Which syscall-state backend performs the I/O: `"auto"` (default: native where koffi loads,
    * else `node:fs`), `"native"`, `"node"`, or a `Backend` object (e.g. syscall-state's fault-injecting one).
    */
-  backend?: "auto" | "native" | "node" | Backend;
+  backend?: "auto" | "native" | "node" | Backend | undefined;
 }

@@ -6,19 +6,19 @@ import { toCount, toPosition } from "./position";
 /** Options of `createReadStream`: a byte range, as `fs.createReadStream`'s. */
 export interface ReadStreamOptions {
   /** First byte to read. Default 0. */
-  start?: number | bigint;
+  start?: number | bigint | undefined;
   /** Last byte to read, **inclusive** (as `fs.createReadStream`). Default: to end of file. */
-  end?: number | bigint;
+  end?: number | bigint | undefined;
   /** Bytes per read and the stream's buffer target. Default 64 KiB; 0 reads 64 KiB chunks with no read-ahead. */
-  highWaterMark?: number;
+  highWaterMark?: number | undefined;
 }
 
 /** Options of `createWriteStream`. */
 export interface WriteStreamOptions {
   /** Where the first byte goes. Default 0. */
-  start?: number | bigint;
+  start?: number | bigint | undefined;
   /** The stream's buffer target in bytes (backpressure). Default 64 KiB. */
-  highWaterMark?: number;
+  highWaterMark?: number | undefined;
 }
 
 /** What a stream needs of a file: positional reads and writes, and a flush (sync or async). */

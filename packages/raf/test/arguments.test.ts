@@ -193,6 +193,44 @@ describe("open options", () => {
   });
 });
 
+describe("options left undefined", () => {
+  // A variable of type `T | undefined`, as `exactOptionalPropertyTypes` users pass them: the types accept it.
+  const unset = <T>(): T | undefined => undefined;
+
+  test("mean their defaults, in the open, lock and stream options alike", async () => {
+    const p = tmp("undefined-options.bin");
+    const options: RandomAccessFileOptions = {
+      bufferSize: unset<number>(),
+      byteOrder: unset<"big">(),
+      backend: unset<"auto">(),
+    };
+    for (const f of [
+      new RandomAccessFile(p, "rw", options),
+      await AsyncRandomAccessFile.open(p, "rw", options),
+    ]) {
+      await f.writeInt(0x01020304); // big-endian, buffered
+      await f.seek(0);
+      expect(await f.readUnsignedByte()).toBe(1);
+      if (backend === "native") {
+        const lock = await f.lock({
+          shared: unset<boolean>(),
+          position: unset<number>(),
+          size: unset<number>(),
+        });
+        expect(lock).toMatchObject({ shared: false, position: 0 });
+        await lock.release();
+      }
+      f.createReadStream({
+        start: unset<number>(),
+        end: unset<number>(),
+        highWaterMark: unset<number>(),
+      }).destroy();
+      f.createWriteStream({ start: unset<number>(), highWaterMark: unset<number>() }).destroy();
+      await f.close();
+    }
+  });
+});
+
 describe.each(["sync", "async"] as const)("method options (%s class)", (kind) => {
   test("null options of lock, tryLock and the stream factories, a non-boolean shared: ERR_INVALID_ARG_TYPE", async () => {
     const p = tmp("method-options.bin");

@@ -12,6 +12,18 @@
 /** The access modes of `java.io.RandomAccessFile`. */
 export type FileMode = "r" | "rw" | "rws" | "rwd";
 
+/**
+ * What a lock wait uses of an `AbortSignal`. Node's and the DOM's are such: this package's types need neither Node's
+ * nor the DOM's.
+ */
+export interface AbortSignalLike {
+  readonly aborted: boolean;
+  readonly reason: unknown;
+  throwIfAborted(): void;
+  addEventListener(type: "abort", listener: () => void, options?: { once?: boolean }): void;
+  removeEventListener(type: "abort", listener: () => void): void;
+}
+
 /** Options of {@link Backend.lock}. `length` 0 means "to the end of the file, however it grows". */
 export interface LockRequest {
   /** A shared (read) lock when true, an exclusive (write) lock otherwise. */
@@ -24,7 +36,7 @@ export interface LockRequest {
    * Cancels a waiting {@link AsyncBackend.lockAsync}: once aborted, it stops polling and rejects with
    * `signal.reason` (no lock is taken). Ignored by the synchronous `lock`.
    */
-  readonly signal?: AbortSignal;
+  readonly signal?: AbortSignalLike | undefined;
 }
 
 /** `posix_fadvise` advice, by its POSIX name without the `POSIX_FADV_` prefix. */

@@ -6,6 +6,7 @@
  * @packageDocumentation
  */
 export type {
+  AbortSignalLike,
   Advice,
   AsyncBackend,
   Backend,

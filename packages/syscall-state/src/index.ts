@@ -9,6 +9,7 @@ export {
   type NativeFunction,
 } from "./adapter";
 export type {
+  AbortSignalLike,
   Advice,
   AsyncBackend,
   Backend,

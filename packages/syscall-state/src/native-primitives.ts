@@ -2,7 +2,7 @@ import * as fs from "node:fs";
 import { type AdaptedSystemCall, adaptSystemCall, type NativeFunction } from "./adapter";
 import { addressOf } from "./address";
 import { ADVICE } from "./advice";
-import type { FileMode, LockRequest } from "./backend";
+import type { AbortSignalLike, FileMode, LockRequest } from "./backend";
 import { AddressedBuffer } from "./direct-buffer";
 import { errnoOf } from "./errno";
 import type { NativeLibc } from "./libc";
@@ -135,7 +135,7 @@ export function nativePrimitives(libc: NativeLibc): Primitives {
     fd: number,
     wait: boolean,
     lock: Record<string, number>,
-    signal: AbortSignal | undefined,
+    signal: AbortSignalLike | undefined,
   ): Promise<number> => {
     for (let delay = 1; ; delay = Math.min(delay * 2, MAX_POLL_MS)) {
       signal?.throwIfAborted();
