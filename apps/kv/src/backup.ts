@@ -56,7 +56,19 @@ export function backupStore(
     );
   }
   if (stat === undefined) {
-    ops.makeDirectory(abs);
+    try {
+      ops.makeDirectory(abs);
+    } catch (error) {
+      const code = (error as { code?: unknown }).code;
+      // A destination whose parent is missing or no directory is a bad argument, as a store's is for open.
+      if (code !== "ENOENT" && code !== "ENOTDIR") throw error;
+      throw new KvError(
+        "ERR_KV_INVALID_ARG",
+        `cannot create backup directory ${abs}: ${(error as Error).message}`,
+        abs,
+        { cause: error },
+      );
+    }
     ops.syncDirectory(path.dirname(abs));
   }
   const to = new StoreDir(ops.realPath(abs), ops);

@@ -6,7 +6,7 @@ import type { GroupCommit } from "./group-commit";
 import { encodeHint, type HintEntry } from "./hint-file";
 import { writeMarker } from "./marker";
 import type { ProgressCallback } from "./options";
-import { checkRecord, HEADER_SIZE } from "./record";
+import { HEADER_SIZE, isRecordOf } from "./record";
 import { closeQuietly, type StoreState } from "./store-state";
 import type { CompactionResult } from "./types";
 import { rotate } from "./writes";
@@ -84,7 +84,7 @@ export async function compactNow(
       if (buf.length < entry.size) buf = new Uint8Array(entry.size);
       const record = buf.subarray(0, entry.size);
       state.files.get(entry.file)!.readAt(entry.offset, record, 0, entry.size);
-      if (!checkRecord(record, 0, entry.size)) {
+      if (!isRecordOf(record, 0, entry.size, id, entry.ts)) {
         throw state.foundCorrupt(id, entry.file, entry.offset, entry.size, "; compaction stopped");
       }
       if (out === null || (out.file.size > 0 && out.file.size + entry.size > state.maxFileSize)) {

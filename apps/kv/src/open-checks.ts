@@ -1,6 +1,6 @@
 import * as path from "node:path";
 import { KvError } from "./errors";
-import { LOCK_FILE, listStore, MARKER_FILE } from "./file-names";
+import { isDataFileName, LOCK_FILE, MARKER_FILE } from "./file-names";
 import type { OpenOptions } from "./options";
 import type { DirectoryOps, StoreDir } from "./store-dir";
 
@@ -104,17 +104,17 @@ export function ensureDirectory(ops: DirectoryOps, dir: string, create: boolean)
  * leave a LOCK file in any directory it is pointed at.
  */
 export function checkIsStore(dir: StoreDir, create: boolean): void {
+  // One listing: another process's first open of the same new store, making its first data file meanwhile, is in
+  // it or not. Two listings could see no data file, then that one as another program's file.
+  const names = dir.list();
   // A writable open makes a data file at once, and compaction leaves a marker.
-  if (dir.exists(MARKER_FILE) || listStore(dir).dataIds.length > 0) return;
+  if (names.includes(MARKER_FILE) || names.some(isDataFileName)) return;
+  // A LOCK and temp files are what an interrupted first open leaves.
+  const foreign = names.some((n) => n !== LOCK_FILE && !n.endsWith(".tmp"));
   const why = !create
     ? "is not a rafkv store (it has no data files)"
-    : hasForeignFiles(dir)
+    : foreign
       ? "is not empty and holds no rafkv store"
       : undefined;
   if (why !== undefined) throw new KvError("ERR_KV_NO_STORE", `${dir.path} ${why}`, dir.path);
-}
-
-/** Whether `dir` holds files a store does not make (a LOCK and temp files are what an interrupted first open leaves). */
-function hasForeignFiles(dir: StoreDir): boolean {
-  return dir.list().some((n) => n !== LOCK_FILE && !n.endsWith(".tmp"));
 }

@@ -1,6 +1,6 @@
 import { type Bytes, hasLoneSurrogate, keyId } from "./bytes";
 import type { KeyDirectory } from "./key-directory";
-import { checkRecord, decodeHeader, HEADER_SIZE } from "./record";
+import { HEADER_SIZE, isRecordOf } from "./record";
 import type { StoreState } from "./store-state";
 import { copyOut, type ValueCache } from "./value-cache";
 
@@ -28,11 +28,10 @@ export class ValueReader {
     if (offset + size > file.size) throw state.foundCorrupt(id, fileId, offset, size, "");
     const buf = size <= this.#scratch.length ? this.#scratch : new Uint8Array(size);
     file.readAt(offset, buf, 0, size);
-    const header = decodeHeader(buf, 0);
-    if (!header || header.timestamp !== keydir.timestamp(slot) || !checkRecord(buf, 0, size)) {
+    if (!isRecordOf(buf, 0, size, id, keydir.timestamp(slot))) {
       throw state.foundCorrupt(id, fileId, offset, size, "");
     }
-    const start = HEADER_SIZE + header.keyLength;
+    const start = HEADER_SIZE + id.length;
     keydir.setCache(slot, this.#cache.add(buf, start, size));
     return copyOut(buf, start, size);
   }

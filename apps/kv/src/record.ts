@@ -131,3 +131,31 @@ export function decodeSyncPoint(bytes: Uint8Array, off: number): number {
 export function checkRecord(bytes: Uint8Array, off: number, size: number): boolean {
   return BigEndian.getUint32(bytes, off) === crc32(bytes, off + 4, off + size);
 }
+
+/**
+ * True when the `size` bytes at `off` are the live record the key directory (or a hint) says they are: key `id`
+ * (one latin1 char per byte), written at `timestamp`, a value filling the rest, and a matching CRC. A CRC alone
+ * does not say it: a record rewritten with its CRC made anew would give another key's bytes, or a length past the
+ * record, as the value.
+ */
+export function isRecordOf(
+  bytes: Uint8Array,
+  off: number,
+  size: number,
+  id: string,
+  timestamp: number,
+): boolean {
+  const header = decodeHeader(bytes, off);
+  if (
+    header === null ||
+    header.timestamp !== timestamp ||
+    header.keyLength !== id.length ||
+    header.valueLength < 0 ||
+    HEADER_SIZE + header.keyLength + header.valueLength !== size
+  )
+    return false;
+  for (let i = 0; i < id.length; i++) {
+    if (bytes[off + HEADER_SIZE + i] !== id.charCodeAt(i)) return false;
+  }
+  return checkRecord(bytes, off, size);
+}

@@ -107,8 +107,10 @@ export function copyOut(bytes: Uint8Array, start: number, end: number): Uint8Arr
   }
   const at = poolUsed;
   poolBytes.set(source, at);
+  const copy = new Uint8Array(pool, at, n);
+  // Only once the copy exists: a bad length left the shared pool's mark broken for every later read.
   poolUsed = (at + n + 7) & ~7;
-  return new Uint8Array(pool, at, n);
+  return copy;
 }
 
 /**

@@ -54,6 +54,25 @@ describe("backup", () => {
     expect((await rafkv([dest, "get", "k"])).out).toBe("v");
     expect((await rafkv([dir, "backup", dest])).code).toBe(2);
   });
+
+  it("refuses a destination under a missing directory or a file: a bad argument (exit 2), as for a store", async () => {
+    const dir = tempDir();
+    const db = await open(dir);
+    await db.put("k", "v");
+    const file = path.join(tempDir(), "a-file");
+    fs.writeFileSync(file, "");
+    for (const dest of [path.join(tempDir(), "missing", "copy"), path.join(file, "copy")]) {
+      await expect(db.backup(dest)).rejects.toMatchObject({
+        code: "ERR_KV_INVALID_ARG",
+        path: dest,
+        message: expect.stringMatching(/^cannot create backup directory .*: (ENOENT|ENOTDIR)/),
+      });
+    }
+    await db.close();
+    const r = await rafkv([dir, "backup", path.join(file, "copy")]);
+    expect(r.code).toBe(2);
+    expect(r.err).toMatch(/^rafkv: cannot create backup directory /);
+  });
 });
 
 /** A closed store of small sealed files where k was "old", then "new"; and the data file holding "new". */

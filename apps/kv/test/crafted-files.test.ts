@@ -73,6 +73,44 @@ describe("a hint whose checksum holds", () => {
   });
 });
 
+describe("a data record whose checksum holds but whose header or key its hint does not name", () => {
+  /** Rewrites the record of `key` in the first data file with `edit`, then makes its CRC anew. */
+  function forge(dir: string, key: string, edit: (record: Buffer) => void): void {
+    const file = path.join(dir, fs.readdirSync(dir).find((f) => f.endsWith(".data"))!);
+    const bytes = fs.readFileSync(file);
+    const at = bytes.indexOf(Buffer.from(key)) - 20;
+    const size = 20 + bytes.readInt32BE(at + 12) + bytes.readInt32BE(at + 16);
+    edit(bytes.subarray(at, at + size));
+    bytes.writeUInt32BE(crc32(bytes, at + 4, at + size), at);
+    fs.writeFileSync(file, bytes);
+  }
+
+  it.each([
+    // Read as key "k" and value "2v2": another key's bytes as the value.
+    ["a shorter key length", (r: Buffer) => r.writeInt32BE(1, 12)],
+    // A value start past the record: a RangeError, which left every later read in the process failing.
+    ["a key length past the record", (r: Buffer) => r.writeInt32BE(100, 12)],
+    ["another key of the same length", (r: Buffer) => r.write("kX", 20)],
+    ["a value length past the record", (r: Buffer) => r.writeInt32BE(50, 16)],
+  ])("%s: ERR_KV_CORRUPT for that key, and nothing else hurt", async (_, edit) => {
+    const { dir } = await fiveKeys();
+    forge(dir, "k2", edit);
+    const db = await open(dir);
+    await expect(db.getString("k2")).rejects.toMatchObject({ code: "ERR_KV_CORRUPT" });
+    expect(await db.getString("k1")).toBe("v1");
+    await db.close();
+    // A compaction copies records by what the key directory says of them: this one is not that, so it stops.
+    const again = await open(dir);
+    if (!again.readOnly)
+      await expect(again.compact()).rejects.toMatchObject({ code: "ERR_KV_CORRUPT" });
+    await again.close();
+    const other = await open(tempDir(), { cacheSize: 0 });
+    await other.put("x", "y");
+    expect(await other.getString("x")).toBe("y");
+    await other.close();
+  });
+});
+
 describe("a compaction marker whose checksum holds", () => {
   it.each([
     ["2^63 - 1", 0x7fffffffffffffffn],

@@ -1,6 +1,8 @@
 import { spawn } from "node:child_process";
+import * as fs from "node:fs";
+import * as path from "node:path";
 import { describe, expect, it } from "vitest";
-import { open } from "../../src";
+import { type DirectoryOps, open, realDirectory } from "../../src";
 import { DIST_URL, tempDir } from "../helpers";
 
 describe("locking", () => {
@@ -57,6 +59,27 @@ describe("locking", () => {
     };
     return { child, stats, stop };
   }
+
+  it("a first open that another first open of the same new store overtakes sees a store, never another program's files", async () => {
+    // As when the other's first data file appears right after this open's listing of the empty directory: two
+    // listings (no data file, then "a file no store makes") refused it with ERR_KV_NO_STORE, not ERR_KV_LOCKED.
+    const dir = tempDir();
+    let lists = 0;
+    const directory: DirectoryOps = {
+      ...realDirectory,
+      list(p: string) {
+        const names = realDirectory.list(p);
+        if (++lists === 1) fs.writeFileSync(path.join(dir, "0000000001.data"), "");
+        return names;
+      },
+    };
+    const db = await open(dir, { directory });
+    await db.put("k", "v");
+    await db.close();
+    const reader = await open(dir, { readOnly: true });
+    expect(await reader.getString("k")).toBe("v");
+    await reader.close();
+  });
 
   it("tells a refused writer that readers in another process hold the store", async () => {
     const dir = tempDir();
