@@ -8,6 +8,7 @@ import "./suites/raf-async.mjs";
 import "./suites/raf-locks.mjs";
 import "./suites/workers-kv.mjs";
 import "./suites/syntax.mjs";
+import "./suites/bench.mjs";
 
 const failed = await run({
   id: process.env.RAFKIT_CONFORMANCE_RUNTIME ?? "local",

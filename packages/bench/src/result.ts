@@ -2,7 +2,11 @@ import { describeIteration } from "./options";
 import type { RuntimeInfo } from "./runner";
 import { computeStatistics, jmhPercentiles, type Statistics } from "./stats";
 import type { BenchOptions, ParamValues } from "./suite";
+import { thisRuntime } from "./this-runtime";
 import { NANOS_PER_UNIT, scoreUnit } from "./units";
+
+/** This process's runtime: its forks' too, which run the same executable. */
+const here = thisRuntime();
 
 /** A metric in JMH's result format. */
 export interface Metric {
@@ -32,13 +36,13 @@ export interface BenchmarkResult {
   threads: number;
   /** Number of forks (0 = in-process). */
   forks: number;
-  /** Runtime executable (`node` here, `java` in JMH files). */
+  /** Runtime executable (`node`, `bun` or `deno` here, `java` in JMH files). */
   jvm: string;
   /** Runtime flags of the forks. */
   jvmArgs: string[];
-  /** Runtime version (`process.version` here). */
+  /** Runtime version (`process.version` on Node, `Bun 1.4.4`, `Deno 2.9.6`). */
   jdkVersion: string;
-  /** VM name (`V8` here). */
+  /** VM name (`V8`, or `JavaScriptCore` on Bun). */
   vmName: string;
   /** VM version. */
   vmVersion: string;
@@ -112,11 +116,11 @@ export function buildResult(
     mode: options.mode,
     threads: 1,
     forks: options.forks,
-    jvm: runtime?.jvm ?? process.execPath,
+    jvm: (runtime ?? here).jvm,
     jvmArgs: runtime ? [] : [...(options.gc ? ["--expose-gc"] : []), ...options.nodeArgs],
-    jdkVersion: runtime?.jdkVersion ?? process.version,
-    vmName: runtime?.vmName ?? "V8",
-    vmVersion: runtime?.vmVersion ?? process.versions.v8,
+    jdkVersion: (runtime ?? here).jdkVersion,
+    vmName: (runtime ?? here).vmName,
+    vmVersion: (runtime ?? here).vmVersion,
     warmupIterations: options.warmup.iterations,
     warmupTime: describeIteration(options.warmup, options.mode),
     warmupBatchSize: 1,

@@ -132,9 +132,12 @@ export interface SuiteDefinition<P extends ParamSpace, S> {
 
 const SUITE = Symbol.for("@rafkit/bench.suite");
 
-/** A validated suite, as `defineSuite` returns it. */
-export interface Suite<P extends ParamSpace = ParamSpace, S = unknown>
-  extends SuiteDefinition<P, S> {
+/**
+ * A validated suite, as `defineSuite` returns it. `Suite` alone is any suite (`const all: Suite[] = [A, B]`): its
+ * hooks take its own params and state, so a suite of one shape is no suite of another.
+ */
+// biome-ignore lint/suspicious/noExplicitAny: the defaults stand for any params and state.
+export interface Suite<P extends ParamSpace = any, S = any> extends SuiteDefinition<P, S> {
   /** Brand that lets loaders find suites among a module's exports. */
   readonly [SUITE]: true;
 }

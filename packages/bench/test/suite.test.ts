@@ -10,7 +10,7 @@ import {
 import { loadSuiteModule, moduleUrl } from "../src/loader";
 import { DEFAULT_OPTIONS, describeIteration, resolveOptions } from "../src/options";
 import { planBenchmarks, runBenchmarks } from "../src/run";
-import { defineSuite, isSuite, paramCombinations } from "../src/suite";
+import { defineSuite, isSuite, paramCombinations, type Suite } from "../src/suite";
 import { higherIsBetter, parseScoreUnit, scoreUnit, unitFactor } from "../src/units";
 
 describe("defineSuite", () => {
@@ -22,6 +22,18 @@ describe("defineSuite", () => {
     expect(isSuite(s)).toBe(true);
     expect(isSuite({ ...s })).toBe(true);
     expect(isSuite({ name: "Ok", benchmarks: {} })).toBe(false);
+  });
+
+  it("gives suites of any params and state the type `Suite` (a list of them compiles)", () => {
+    const Join = defineSuite({
+      name: "Join",
+      params: { words: [10, 1000] },
+      state: ({ words }) => ({ list: Array.from({ length: words }, (_, i) => `w${i}`) }),
+      benchmarks: { join: (_bh, { list }) => list.join("") },
+    });
+    const Plain = defineSuite({ name: "Plain", benchmarks: { a: () => 1 } });
+    const all: Suite[] = [Join, Plain];
+    expect(all.map((s) => s.name)).toEqual(["Join", "Plain"]);
   });
 
   const one = (): number => 1;

@@ -93,7 +93,9 @@ function snapshot(root: string): CrashBaseline & { next: number } {
  * @example
  * const rec = crashRecorder(dir, nodeBackend());
  * const f = new RandomAccessFile(join(dir, "a.bin"), "rw", { backend: rec.backend });
- * f.writeInt(1); f.sync(); const synced = rec.mark("synced");
+ * f.writeInt(1); f.sync();
+ * rec.directories.syncDirectory(dir); // a new file's name is durable once its directory is synced
+ * const synced = rec.mark("synced");
  * for (const state of rec.crashStates({ at: synced })) assert(state.files.get("a.bin")?.length === 4);
  */
 export function crashRecorder(root: string, inner: Backend): CrashRecorder {
