@@ -21,6 +21,7 @@ export function browserBuildConfig(entry: Record<string, string>, inject: string
     dts: {
       compilerOptions: {
         ignoreDeprecations: "6.0",
+        stripInternal: true,
         lib: ["ES2023", "DOM"],
         paths: Object.fromEntries(
           readdirSync(shims).map((f) => [`node:${f.replace(/\.ts$/, "")}`, [join(shims, f)]]),

@@ -7,7 +7,8 @@ import { defineConfig, type Options } from "tsup";
 const NODE_TYPES = '/// <reference types="node" />';
 
 /**
- * Every package ships ESM + CJS with .d.ts/.d.cts for each, built for the Node versions in `engines`.
+ * Every package ships ESM + CJS with .d.ts/.d.cts for each, built for the Node versions in `engines`. What is marked
+ * `@internal` stays out of the .d.ts (`check:packed` checks it).
  * `nodeTypes`: its types name Node's, so its .d.ts files reference `@types/node` ({@link NODE_TYPES}).
  */
 export function packageBuildConfig(
@@ -20,7 +21,7 @@ export function packageBuildConfig(
     format: ["esm", "cjs"],
     // tsup's dts step sets `baseUrl`, which TypeScript 6 deprecates.
     dts: {
-      compilerOptions: { ignoreDeprecations: "6.0" },
+      compilerOptions: { ignoreDeprecations: "6.0", stripInternal: true },
       ...(nodeTypes ? { banner: NODE_TYPES } : {}),
     },
     sourcemap: true,

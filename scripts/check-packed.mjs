@@ -69,6 +69,13 @@ try {
     console.log(`check-packed: node ${file}`);
     run(process.execPath, [file], app);
   }
+  // What is marked @internal stays out of the shipped types (stripInternal in tsup.shared.ts and tsup.browser.ts):
+  // in them, a call like FileLock#released() compiled, and broke the lock.
+  const shipped = join(app, "node_modules", ...pkg.name.split("/"), "dist");
+  for (const file of readdirSync(shipped).filter((f) => /\.d\.c?ts$/.test(f))) {
+    if (readFileSync(join(shipped, file), "utf8").includes("@internal"))
+      throw new Error(`${pkg.name}: dist/${file} declares something marked @internal`);
+  }
   // Its types as a TypeScript user on Node compiles them (strict, nodenext, the .d.ts checked, no DOM lib): with no
   // `types` listed, TypeScript 6 loads only what the .d.ts reference (`@types/node` for a package whose types name
   // Node's). The default lib has the DOM's, which hid a package's use of a DOM-and-Node type (`AbortSignal`).

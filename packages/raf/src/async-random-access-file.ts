@@ -88,7 +88,7 @@ export class AsyncRandomAccessFile
   /** `lock`/`tryLock` and the release of what they took (see `async/locking.ts`). */
   readonly #locking: AsyncLocking;
 
-  /** @internal Use {@link AsyncRandomAccessFile.open}. */
+  /** Not for users: use {@link AsyncRandomAccessFile.open} (the token refuses any other caller). */
   constructor(token: symbol, plan: ReturnType<typeof planOpen>, fd: number) {
     if (token !== OPENING)
       throw new TypeError("Use AsyncRandomAccessFile.open(path, mode, options)");

@@ -116,7 +116,7 @@ export class OverlappingFileLockError extends Error {
   /** Stable error code: `"ERR_RAF_OVERLAPPING_LOCK"`. */
   readonly code = "ERR_RAF_OVERLAPPING_LOCK";
 
-  /** @internal `heldBy`: the conflicting lock of another instance in this thread, and the file's path here. */
+  /** Made by raf. `heldBy`: the conflicting lock of another instance in this thread, and the file's path here. */
   constructor(
     position: number,
     size: number,

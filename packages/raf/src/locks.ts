@@ -144,7 +144,7 @@ abstract class LockBase implements LockRange {
 export class FileLock extends LockBase {
   readonly #unlock: (lock: FileLock) => void;
 
-  /** @internal Made by `RandomAccessFile.lock`/`tryLock`. */
+  /** Made by `RandomAccessFile.lock`/`tryLock`, not by users. */
   constructor(range: LockRange, owner: HeldLocks, unlock: (lock: FileLock) => void) {
     super(range, owner);
     this.#unlock = unlock;
@@ -169,7 +169,7 @@ export class FileLock extends LockBase {
 export class AsyncFileLock extends LockBase {
   readonly #unlock: (lock: AsyncFileLock) => Promise<void>;
 
-  /** @internal Made by `AsyncRandomAccessFile.lock`/`tryLock`. */
+  /** Made by `AsyncRandomAccessFile.lock`/`tryLock`, not by users. */
   constructor(range: LockRange, owner: HeldLocks, unlock: (lock: AsyncFileLock) => Promise<void>) {
     super(range, owner);
     this.#unlock = unlock;
