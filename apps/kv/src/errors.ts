@@ -1,3 +1,4 @@
+import { shareClassIdentity } from "@rafkit/bits";
 /** Stable error codes of rafkv. */
 export type KvErrorCode =
   /** Another process (or this one) holds the store's lock. */
@@ -17,6 +18,9 @@ export type KvErrorCode =
 
 /** Every error rafkv throws itself carries a stable {@link KvErrorCode} in `code`. */
 export class KvError extends Error {
+  static {
+    shareClassIdentity(this, "rafkv.KvError");
+  }
   /** The stable error code. */
   readonly code: KvErrorCode;
   /** The store directory or file the error is about, when known. */
@@ -32,6 +36,9 @@ export class KvError extends Error {
 
 /** A lock conflict, naming the holder's pid when the store recorded it. */
 export class KvLockedError extends KvError {
+  static {
+    shareClassIdentity(this, "rafkv.KvLockedError");
+  }
   /** The pid of the process holding the write lock, when known. */
   readonly holderPid?: number;
 

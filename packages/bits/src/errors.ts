@@ -1,3 +1,5 @@
+import { shareClassIdentity } from "./class-identity";
+
 /**
  * Thrown when bytes are not valid modified UTF-8, or a string is too long for `writeUTF`.
  * The twin of Java's `java.io.UTFDataFormatException`, with the JDK's messages.
@@ -9,6 +11,9 @@
  * ```
  */
 export class UTFDataFormatError extends Error {
+  static {
+    shareClassIdentity(this, "@rafkit/bits.UTFDataFormatError");
+  }
   /** Always `"UTFDataFormatError"`. */
   override readonly name = "UTFDataFormatError";
   /** Stable error code: `"ERR_UTF_DATA_FORMAT"`. */
@@ -30,6 +35,9 @@ export class UTFDataFormatError extends Error {
  * ```
  */
 export class OutOfRangeError extends RangeError {
+  static {
+    shareClassIdentity(this, "@rafkit/bits.OutOfRangeError");
+  }
   /** Always `"RangeError"`, as Node names its `ERR_OUT_OF_RANGE` errors. */
   override readonly name = "RangeError";
   /** Stable error code: `"ERR_OUT_OF_RANGE"`. */

@@ -7,6 +7,7 @@
 export type { PrimitiveAccessors } from "./accessors";
 export { BigEndian } from "./big-endian";
 export { decodeArray, encodeArray, type NumericArray } from "./bulk";
+export { shareClassIdentity } from "./class-identity";
 export { type ByteOrder, type Codec, codecFor } from "./codec";
 export { OutOfRangeError, UTFDataFormatError } from "./errors";
 export {

@@ -1,10 +1,13 @@
-import { OutOfRangeError } from "@rafkit/bits";
+import { OutOfRangeError, shareClassIdentity } from "@rafkit/bits";
 
 /**
  * Thrown when a read needs more bytes than remain before end of file: Java's `EOFException`.
  * The bytes that did remain have been consumed, as in Java.
  */
 export class EOFError extends Error {
+  static {
+    shareClassIdentity(this, "@rafkit/raf.EOFError");
+  }
   /** Always `"EOFError"`. */
   override readonly name = "EOFError";
   /** Stable error code: `"ERR_RAF_EOF"`. */
@@ -17,6 +20,9 @@ export class EOFError extends Error {
 
 /** Thrown by every operation but `close()` once the file is closed: Java's `IOException("Stream Closed")`. */
 export class ClosedError extends Error {
+  static {
+    shareClassIdentity(this, "@rafkit/raf.ClosedError");
+  }
   /** Always `"ClosedError"`. */
   override readonly name = "ClosedError";
   /** Stable error code: `"ERR_RAF_CLOSED"`. */
@@ -77,6 +83,9 @@ export function checkFromIndexSize(off: number, len: number, length: number): vo
 
 /** Thrown by `lock`/`tryLock` when the backend has no file locks (the `node:fs` backend): use the native backend. */
 export class LockUnsupportedError extends Error {
+  static {
+    shareClassIdentity(this, "@rafkit/raf.LockUnsupportedError");
+  }
   /** Always `"LockUnsupportedError"`. */
   override readonly name = "LockUnsupportedError";
   /** Stable error code: `"ERR_RAF_LOCK_UNSUPPORTED"`. */
@@ -91,6 +100,9 @@ export class LockUnsupportedError extends Error {
 
 /** Thrown by `lock`/`tryLock` for an exclusive lock on a file opened `"r"`: Java's `NonWritableChannelException`. */
 export class LockModeError extends Error {
+  static {
+    shareClassIdentity(this, "@rafkit/raf.LockModeError");
+  }
   /** Always `"LockModeError"`. */
   override readonly name = "LockModeError";
   /** Stable error code: `"ERR_RAF_LOCK_MODE"`. */
@@ -111,6 +123,9 @@ export class LockModeError extends Error {
  * could never run to release it, so the wait would never end).
  */
 export class OverlappingFileLockError extends Error {
+  static {
+    shareClassIdentity(this, "@rafkit/raf.OverlappingFileLockError");
+  }
   /** Always `"OverlappingFileLockError"`. */
   override readonly name = "OverlappingFileLockError";
   /** Stable error code: `"ERR_RAF_OVERLAPPING_LOCK"`. */

@@ -1,3 +1,4 @@
+import { shareClassIdentity } from "./class-identity";
 import { describeErrno } from "./errno";
 import { nodeError } from "./node-error";
 
@@ -6,6 +7,9 @@ import { nodeError } from "./node-error";
  * `syscall`, `path` when known, and the message `ENOENT: no such file or directory, open '/x'`.
  */
 export class SystemCallError extends Error {
+  static {
+    shareClassIdentity(this, "@rafkit/syscall-state.SystemCallError");
+  }
   /** The errno name, e.g. `"ENOENT"`. */
   readonly code: string;
   /** The negative errno, e.g. `-2` for ENOENT on Linux (Node's convention). */

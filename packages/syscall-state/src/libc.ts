@@ -1,5 +1,6 @@
 import { constants } from "node:os";
 import type { NativeFunction } from "./adapter";
+import { shareClassIdentity } from "./class-identity";
 import { loadKoffi } from "./koffi";
 import type { PlatformLayout } from "./platform/layout";
 import { platformLayout } from "./platform/select";
@@ -48,6 +49,9 @@ let failure: Error | undefined;
 
 /** Why the native backend cannot load here, as a stable-coded error. */
 export class NativeUnavailableError extends Error {
+  static {
+    shareClassIdentity(this, "@rafkit/syscall-state.NativeUnavailableError");
+  }
   readonly code = "ERR_RAFKIT_NATIVE_UNAVAILABLE";
   constructor(reason: string, options?: { cause: unknown }) {
     super(

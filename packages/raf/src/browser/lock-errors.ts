@@ -1,3 +1,4 @@
+import { shareClassIdentity } from "@rafkit/bits";
 import { LockUnsupportedError } from "../errors";
 
 /**
@@ -8,6 +9,9 @@ import { LockUnsupportedError } from "../errors";
  * `ERR_RAF_LOCK_UNSUPPORTED`, as on Node for a backend without locks.
  */
 export class SyncLockUnsupportedError extends LockUnsupportedError {
+  static {
+    shareClassIdentity(this, "@rafkit/raf.SyncLockUnsupportedError");
+  }
   /** The method that was called: `"lock"` or `"tryLock"`. */
   readonly method: "lock" | "tryLock";
 

@@ -1,3 +1,4 @@
+import { shareClassIdentity } from "@rafkit/bits";
 import { LockUnsupportedError } from "../errors";
 
 /** `navigator.locks`, as far as used (the package's types have no DOM library). */
@@ -11,6 +12,9 @@ interface LockManager {
 
 /** `LockUnsupportedError` (same class and code as on Node) with the browser's reason as its message. */
 export class WebLocksMissingError extends LockUnsupportedError {
+  static {
+    shareClassIdentity(this, "@rafkit/raf.WebLocksMissingError");
+  }
   constructor() {
     super("opfs");
     this.message =

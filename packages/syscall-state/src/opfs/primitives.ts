@@ -1,4 +1,5 @@
 import type { FileMode } from "../backend";
+import { shareClassIdentity } from "../class-identity";
 import type { Primitives } from "../primitives";
 import type { OpfsCore } from "./core";
 
@@ -7,6 +8,9 @@ import type { OpfsCore } from "./core";
  * `await RandomAccessFile.open(path, mode)` (or `openAsync`), which hands the constructor an open descriptor.
  */
 export class AsyncOpenRequiredError extends Error {
+  static {
+    shareClassIdentity(this, "@rafkit/syscall-state.AsyncOpenRequiredError");
+  }
   /** Always `"AsyncOpenRequiredError"`. */
   override readonly name = "AsyncOpenRequiredError";
   /** Stable error code: `"ERR_RAFKIT_ASYNC_OPEN"`. */
