@@ -19,7 +19,7 @@ export type KvErrorCode =
 /** Every error rafkv throws itself carries a stable {@link KvErrorCode} in `code`. */
 export class KvError extends Error {
   static {
-    shareClassIdentity(this, "rafkv.KvError");
+    shareClassIdentity(KvError, "rafkv.KvError");
   }
   /** The stable error code. */
   readonly code: KvErrorCode;
@@ -37,7 +37,7 @@ export class KvError extends Error {
 /** A lock conflict, naming the holder's pid when the store recorded it. */
 export class KvLockedError extends KvError {
   static {
-    shareClassIdentity(this, "rafkv.KvLockedError");
+    shareClassIdentity(KvLockedError, "rafkv.KvLockedError");
   }
   /** The pid of the process holding the write lock, when known. */
   readonly holderPid?: number;
