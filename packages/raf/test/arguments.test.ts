@@ -193,6 +193,30 @@ describe("open options", () => {
   });
 });
 
+describe("positional byte transfers with more than one bad argument", () => {
+  test("throw the same error from both classes: the buffer and its range are checked before the position", async () => {
+    const p = tmp("two-bad.bin");
+    const sync = new RandomAccessFile(p, "rw");
+    const async = await AsyncRandomAccessFile.open(p, "rw");
+    const calls: [string, unknown[]][] = [
+      ["a bad range and a fractional position", [1.5, new Uint8Array(4), 0, 10]],
+      ["no buffer and a negative position", [-1, null]],
+    ];
+    for (const method of ["readAt", "readFullyAt", "writeAt"] as const) {
+      for (const [what, args] of calls) {
+        const outcome = async (f: AnyFile) =>
+          (async () => (f[method] as (...a: unknown[]) => unknown)(...args))().then(
+            () => "no error",
+            (e: Error & { code?: string }) => `${e.name} ${e.code} ${e.message}`,
+          );
+        expect(await outcome(async), `${method}: ${what}`).toBe(await outcome(sync));
+      }
+    }
+    sync.close();
+    await async.close();
+  });
+});
+
 describe("options left undefined", () => {
   // A variable of type `T | undefined`, as `exactOptionalPropertyTypes` users pass them: the types accept it.
   const unset = <T>(): T | undefined => undefined;

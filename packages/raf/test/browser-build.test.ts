@@ -1,4 +1,5 @@
 import { constants } from "node:os";
+import { fileURLToPath as nodeFileURLToPath } from "node:url";
 import { nodeBackend } from "@rafkit/syscall-state";
 import { registerBlob } from "@rafkit/syscall-state/browser";
 import { describe, expect, test } from "vitest";
@@ -191,6 +192,27 @@ describe("RandomAccessFile.open: the async factory hands an open descriptor to t
     });
     r.close();
     await a.close();
+    // A signal that is none: only `undefined` means no signal (a 5 failed as an engine TypeError once it waited).
+    const w = await RandomAccessFile.open(path, "rw", { backend: nodeBackend() });
+    const aw = await AsyncRandomAccessFile.open(path, "rw", { backend: nodeBackend() });
+    for (const signal of [5, null, {}, "x"]) {
+      const options = { signal: signal as unknown as AbortSignal };
+      for (const attempt of [() => w.lockAsync(options), () => aw.tryLock(options)])
+        await expect(attempt()).rejects.toMatchObject({
+          name: "TypeError",
+          code: "ERR_INVALID_ARG_TYPE",
+        });
+    }
+    w.close();
+    await aw.close();
+  });
+
+  test("a Blob's window is 64 KiB when bufferSize is left undefined, as when it is left out", async () => {
+    for (const options of [{}, { bufferSize: undefined }]) {
+      const f = await AsyncRandomAccessFile.open(new Blob([BYTES]), "r", options);
+      expect(f.bufferSize).toBe(BLOB_BUFFER_SIZE);
+      await f.close();
+    }
   });
 });
 
@@ -217,6 +239,20 @@ describe("the node: shims of the browser build", () => {
     }
     expect(fileURLToPath("file:///data/a%20b.bin")).toBe("/data/a b.bin");
     expect(fileURLToPath(new URL("file:///x"))).toBe("/x");
+    // Not a string or a URL: Node's own error, word for word (it was "Not a local file path", or an engine error).
+    const thrown = (call: () => unknown) => {
+      try {
+        call();
+      } catch (e) {
+        return e as Error & { code?: string };
+      }
+      throw new Error("it did not throw");
+    };
+    for (const value of [5, null, undefined, {}, true, 10n, [1], () => 1]) {
+      const mine = thrown(() => fileURLToPath(value as never));
+      const node = thrown(() => nodeFileURLToPath(value as never));
+      expect([mine.name, mine.code, mine.message]).toEqual([node.name, node.code, node.message]);
+    }
     expect(() => fileURLToPath("https://x/y")).toThrow(
       expect.objectContaining({ code: "ERR_INVALID_URL_SCHEME" }),
     );

@@ -262,9 +262,15 @@ export class AsyncDriver {
     return this.at(position, () => writePrimitive(this.w, p, v));
   }
 
-  /** Runs the operation at `position` (positional I/O): the file pointer does not move. */
+  /**
+   * Runs the operation at `position` (positional I/O): the file pointer does not move. `make` checks its own
+   * arguments before the position is, as the sync class does, so both throw the same error for the same call.
+   */
   at<T>(position: number | bigint, make: () => Op<T>): Promise<T> {
-    return this.submit(() => at(this.w, toPosition(position, "position"), make()));
+    return this.submit(() => {
+      const op = make();
+      return at(this.w, toPosition(position, "position"), op);
+    });
   }
 
   /** A bulk read (`readInts`, …) of `count` elements (default: to the end of `dst`) into an array of `kind`. */

@@ -1,5 +1,5 @@
 import type { FileMode } from "@rafkit/syscall-state/browser";
-import { ClosedError, OverlappingFileLockError } from "../errors";
+import { ClosedError, invalidArgType, OverlappingFileLockError } from "../errors";
 import {
   type AsyncFileLock,
   type FileLock,
@@ -13,7 +13,7 @@ import { type FreeWebLock, requestWebLock } from "./web-locks";
 /** Options of the browser's `lock`/`tryLock` (and the sync class's `lockAsync`/`tryLockAsync`): Java's, plus a signal. */
 export interface WebLockOptions extends LockOptions {
   /** Aborting it stops a waiting `lock()` (it rejects with the signal's reason); a `tryLock()` never waits. */
-  signal?: AbortSignal;
+  signal?: AbortSignal | undefined;
 }
 
 /** What the locks need of their file. */
@@ -48,10 +48,16 @@ export class HeldWebLocks<L extends FileLock | AsyncFileLock> {
     this.locks = new HeldLocks({ fd: -1, path: file.path, closed: false });
   }
 
-  /** Java's checks, before anything else is done (`lockRange`: the backend has no locks of its own). */
-  plan(options: LockOptions): LockRange {
+  /**
+   * Java's checks, before anything else is done (`lockRange`: the backend has no locks of its own), and the
+   * signal's: only `undefined` means none (a `5` failed as an engine TypeError once a request waited).
+   */
+  plan(options: WebLockOptions): LockRange {
     if (this.#file.closed) throw new ClosedError();
-    return lockRange(options, this.#file.mode);
+    const range = lockRange(options, this.#file.mode);
+    if (options.signal !== undefined && !(options.signal instanceof AbortSignal))
+      throw invalidArgType("signal", "an AbortSignal", options.signal);
+    return range;
   }
 
   /**

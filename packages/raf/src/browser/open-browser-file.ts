@@ -26,7 +26,8 @@ export function browserTarget(
   checkOptions(options);
   if (typeof Blob !== "undefined" && target instanceof Blob) {
     const backend = blobBackend();
-    const blobOptions = { bufferSize: BLOB_BUFFER_SIZE, ...options, backend };
+    // `undefined` is the default, here the Blob's (spread, it overrode it with the file's 8 KiB).
+    const blobOptions = { ...options, bufferSize: options.bufferSize ?? BLOB_BUFFER_SIZE, backend };
     // Every check of the open first: a Blob registered for an open that then fails would be kept forever.
     planOpen("blob:", mode, blobOptions);
     if (sync) refuseSyncWithout(backend, "blob:");

@@ -4,6 +4,12 @@
  * another scheme, a host other than `localhost`, or an encoded `/` in the path (a `TypeError` with Node's code).
  */
 export function fileURLToPath(url: URL | string): string {
+  if (typeof url !== "string" && !(url instanceof URL)) {
+    const error = new TypeError(
+      `The "path" argument must be of type string or an instance of URL. ${received(url)}`,
+    );
+    throw Object.assign(error, { code: "ERR_INVALID_ARG_TYPE" });
+  }
   const u = typeof url === "string" ? new URL(url) : url;
   const refused =
     u.protocol !== "file:"
@@ -16,4 +22,18 @@ export function fileURLToPath(url: URL | string): string {
   if (refused === undefined) return decodeURIComponent(u.pathname);
   const error = new TypeError(`Not a local file path: ${u.href} (no host, no encoded "/")`);
   throw Object.assign(error, { code: `ERR_INVALID_${refused}` });
+}
+
+/** How Node's `ERR_INVALID_ARG_TYPE` messages end: `Received null`, `Received type number (5)`, … */
+function received(value: unknown): string {
+  if (value === null || value === undefined) return `Received ${value}`;
+  if (typeof value === "function") return `Received function ${value.name}`;
+  if (typeof value === "object") {
+    const name = (value as { constructor?: { name?: unknown } }).constructor?.name;
+    return typeof name === "string" && name !== ""
+      ? `Received an instance of ${name}`
+      : "Received [object]";
+  }
+  const shown = typeof value === "bigint" ? `${value}n` : String(value);
+  return `Received type ${typeof value} (${shown})`;
 }
