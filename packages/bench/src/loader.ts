@@ -1,5 +1,6 @@
+import { spawnSync } from "node:child_process";
 import { isAbsolute, resolve } from "node:path";
-import { pathToFileURL } from "node:url";
+import { fileURLToPath, pathToFileURL } from "node:url";
 import { BenchError } from "./errors";
 import { type AnySuite, isSuite } from "./suite";
 
@@ -29,7 +30,7 @@ export async function loadSuiteModule(specifier: string): Promise<LoadedSuite[]>
   } catch (cause) {
     throw new BenchError(
       "ERR_BENCH_BAD_SUITE",
-      `cannot load suite module ${specifier}: ${(cause as Error)?.message ?? cause}`,
+      `cannot load suite module ${specifier}: ${(cause as Error)?.message ?? cause}${syntaxErrorAt(url, cause)}`,
       { cause },
     );
   }
@@ -47,4 +48,22 @@ export async function loadSuiteModule(specifier: string): Promise<LoadedSuite[]>
     );
   }
   return [...found].map((suite) => ({ suite, module: url }));
+}
+
+/**
+ * Where a syntax error in the suite file is: on Node, `import()`'s `SyntaxError` names no line, so `node --check`
+ * is asked (it prints the file and line, the line, and a caret). Empty elsewhere, or when the error is in a module
+ * the suite imports. @internal
+ */
+export function syntaxErrorAt(url: string, cause: unknown): string {
+  const versions = process.versions as Record<string, string | undefined>;
+  if (!(cause instanceof SyntaxError) || !url.startsWith("file:") || versions.bun || versions.deno)
+    return "";
+  const check = spawnSync(process.execPath, ["--check", fileURLToPath(url)], {
+    encoding: "utf8",
+    timeout: 10_000,
+  });
+  if (check.status === 0 || typeof check.stderr !== "string") return "";
+  const where = check.stderr.split("\n").slice(0, 3);
+  return /:\d+$/.test(where[0] ?? "") ? `\n${where.join("\n")}` : "";
 }

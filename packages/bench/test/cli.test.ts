@@ -43,6 +43,22 @@ describe("rafkit-bench CLI", () => {
     expect(readFileSync(svg, "utf8")).toMatch(/^<\?xml[\s\S]*<svg[\s\S]*Harness[\s\S]*<\/svg>\n$/);
   });
 
+  it("names the line of a syntax error in a suite file (Node's import() does not); not one in a module it imports", async () => {
+    const bad = join(dir, "bad.mjs");
+    writeFileSync(bad, "export const x = 1;\nexport const S = { a: ( };\n");
+    const direct = await runCli("--suite", bad, "--list");
+    expect(direct.code).toBe(1);
+    expect(direct.stderr).toMatch(
+      /^rafkit-bench: cannot load suite module .*bad\.mjs: .*\n.*bad\.mjs:2\nexport const S = \{ a: \( \};\n\s+\^+ \(ERR_BENCH_BAD_SUITE\)\n$/,
+    );
+    const importer = join(dir, "importer.mjs");
+    writeFileSync(importer, 'import "./bad.mjs";\n');
+    const indirect = await runCli("--suite", importer, "--list");
+    expect(indirect.stderr).toMatch(
+      /^rafkit-bench: cannot load suite module .*importer\.mjs: [^\n]+\n$/,
+    );
+  });
+
   it("fails clearly when a benchmark throws", async () => {
     const { code, stderr } = await runCli("--suite", fixtures, "Throwing", ...tiny);
     expect(code).toBe(1);

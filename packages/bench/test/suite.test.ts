@@ -1,3 +1,6 @@
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import {
   parseCount,
@@ -7,7 +10,7 @@ import {
   parseTimeOption,
   rewriteJmhArgs,
 } from "../src/cli-args";
-import { loadSuiteModule, moduleUrl } from "../src/loader";
+import { loadSuiteModule, moduleUrl, syntaxErrorAt } from "../src/loader";
 import { DEFAULT_OPTIONS, describeIteration, resolveOptions } from "../src/options";
 import { planBenchmarks, runBenchmarks } from "../src/run";
 import { defineSuite, isSuite, paramCombinations, type Suite } from "../src/suite";
@@ -272,6 +275,24 @@ describe("planning and loading", () => {
       "ok",
       "end",
     ]);
+  });
+
+  it("asks node --check where a syntax error in a suite file is, and only for a SyntaxError in a file", () => {
+    const dir = mkdtempSync(join(tmpdir(), "rafkit-bench-syntax-"));
+    try {
+      const bad = join(dir, "bad.mjs");
+      writeFileSync(bad, "export const x = 1;\nexport const S = { a: ( };\n");
+      const url = moduleUrl(bad);
+      expect(syntaxErrorAt(url, new SyntaxError("x"))).toMatch(
+        /^\n.*bad\.mjs:2\nexport const S = \{ a: \( \};\n\s+\^+$/,
+      );
+      expect(syntaxErrorAt(url, new TypeError("x"))).toBe("");
+      expect(syntaxErrorAt("data:text/javascript,(", new SyntaxError("x"))).toBe("");
+      writeFileSync(bad, "export const fine = 1;\n");
+      expect(syntaxErrorAt(url, new SyntaxError("x"))).toBe(""); // the error was in a module it imports
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it("loads suites from a module and rejects modules without any", async () => {
