@@ -47,13 +47,13 @@ export interface StoreListing {
 const DATA = /^(\d{10})\.data$/;
 const HINT = /^(\d{10})\.hint$/;
 
-/** Lists the store files of `dir`, ignoring files that are not the store's. */
 /** Whether `name` is a data file's name (`0000000001.data`) with an id a store uses. */
 export function isDataFileName(name: string): boolean {
   const m = DATA.exec(name);
   return m !== null && validFileId(Number(m[1]));
 }
 
+/** Lists the store files of `dir`, ignoring files that are not the store's. */
 export function listStore(dir: StoreDir): StoreListing {
   const dataIds: number[] = [];
   const hintIds = new Set<number>();

@@ -3,7 +3,7 @@ import { createInterface } from "node:readline";
 import { BenchError } from "./errors";
 import { type IterationRecord, type RuntimeInfo, scoreOf, type TrialResult } from "./runner";
 import type { BenchOptions, ExternalCommand, IterationSpec } from "./suite";
-import { watchIterations } from "./watchdog";
+import { endChild, watchIterations } from "./watchdog";
 
 /**
  * An iteration length as external harnesses take it: `200ms` for a time, `1000ops` for an invocation
@@ -116,15 +116,16 @@ export function runExternalFork(
   });
   let protocolError: string | undefined;
   let timedOut: BenchError | undefined;
+  const lines = createInterface({ input: child.stdout });
   const watchdog = watchIterations(
     options,
     (error) => {
       timedOut = error;
-      child.kill("SIGKILL");
+      lines.close();
+      endChild(child);
     },
     `; the external fork (pid ${child.pid}) was killed`,
   );
-  const lines = createInterface({ input: child.stdout });
   lines.on("line", (line) => {
     const parsed = parseLine(line.trim());
     if (isRuntimeLine(parsed)) {

@@ -4,7 +4,7 @@ import { fileURLToPath } from "node:url";
 import { BenchError } from "./errors";
 import type { IterationRecord, TrialResult } from "./runner";
 import type { BenchOptions, ParamValues } from "./suite";
-import { watchIterations } from "./watchdog";
+import { endChild, watchIterations } from "./watchdog";
 
 /** What the parent sends a fork: where to find the suite, and what to run. */
 export interface ForkRequest {
@@ -65,8 +65,9 @@ export function runFork(
     const watchdog = watchIterations(
       request.options,
       (error) => {
-        timedOut = error;
-        child.kill("SIGKILL");
+        // A fork whose result came is stuck on its way out (an exit handler): its result stands.
+        if (result === undefined) timedOut = error;
+        endChild(child);
       },
       `; the fork (pid ${child.pid}) was killed`,
     );
@@ -88,8 +89,8 @@ export function runFork(
     });
     child.on("close", (code, signal) => {
       watchdog.stop();
-      if (timedOut) reject(timedOut);
-      else if (result) resolve(result);
+      if (result) resolve(result);
+      else if (timedOut) reject(timedOut);
       else if (failure) reject(failure);
       else {
         reject(

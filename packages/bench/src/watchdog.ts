@@ -1,7 +1,11 @@
+import type { ChildProcess } from "node:child_process";
 import { BenchError } from "./errors";
 import { DEFAULT_OPTIONS } from "./options";
 import type { IterationRecord } from "./runner";
 import type { BenchOptions } from "./suite";
+
+// setTimeout's longest delay: past it, Node fires at once (a timeout of 24 days plus an iteration did).
+const MAX_DELAY = 2 ** 31 - 1;
 
 /** Watches a trial's iterations; told of each one that finishes, stopped when the trial ends. */
 export interface Watchdog {
@@ -28,16 +32,19 @@ export function watchIterations(
   let timer: ReturnType<typeof setTimeout> | undefined;
   const arm = () => {
     if (timer !== undefined) clearTimeout(timer);
-    timer = setTimeout(() => {
-      timer = undefined;
-      const within = planned > 0 ? `${ms(timeout)} past a ${ms(planned)} iteration` : ms(timeout);
-      expire(
-        new BenchError(
-          "ERR_BENCH_TIMEOUT",
-          `timed out: nothing finished within ${within} (the timeout, -to), ${last}${killed}`,
-        ),
-      );
-    }, window);
+    timer = setTimeout(
+      () => {
+        timer = undefined;
+        const within = planned > 0 ? `${ms(timeout)} past a ${ms(planned)} iteration` : ms(timeout);
+        expire(
+          new BenchError(
+            "ERR_BENCH_TIMEOUT",
+            `timed out: nothing finished within ${within} (the timeout, -to), ${last}${killed}`,
+          ),
+        );
+      },
+      Math.min(window, MAX_DELAY),
+    );
     timer.unref?.();
   };
   arm();
@@ -58,11 +65,14 @@ export function watchIterations(
   };
 }
 
-/** The longest planned iteration in ms; 0 for iterations by invocation count, whose length nothing plans. */
+/**
+ * The longest planned iteration in ms, of the phases that run; 0 for iterations by invocation count, whose length
+ * nothing plans.
+ */
 function plannedTime(options: BenchOptions): number {
   return Math.max(
     ...[options.warmup, options.measurement].map((s) =>
-      s.invocations === undefined ? (s.time ?? 0) : 0,
+      s.iterations > 0 && s.invocations === undefined ? (s.time ?? 0) : 0,
     ),
   );
 }
@@ -72,4 +82,16 @@ function ms(value: number): string {
   if (value >= 60_000 && value % 60_000 === 0) return `${value / 60_000} min`;
   if (value >= 1000) return `${+(value / 1000).toFixed(3)} s`;
   return `${+value.toFixed(3)} ms`;
+}
+
+/**
+ * Ends a timed-out child: killed, and our ends of its pipes closed, since a process it started with them (a JVM
+ * under `sh -c`, a helper of a suite's state) would keep them open, and its `close` from coming. That process
+ * itself is not ours to kill: a wrapper script should `exec` its program. (An IPC channel is left to the kill:
+ * disconnected by hand, `close` never came.)
+ */
+export function endChild(child: ChildProcess): void {
+  child.kill("SIGKILL");
+  child.stdout?.destroy();
+  child.stderr?.destroy();
 }

@@ -177,6 +177,22 @@ await runBenchmarks([defineSuite({ name: "Sleep", benchmarks: { sleep: { externa
     }
   });
 
+  it.skipIf(process.platform === "win32")(
+    "are ended at the timeout though a process they started holds the output pipes (a JVM under sh)",
+    async () => {
+      const started = Date.now();
+      const error = await runExternalFork(
+        { command: "sh", args: ["-c", "sleep 8; true"] },
+        resolveOptions({ ...overrides, timeout: 300 }),
+      ).then(
+        () => new Error("it ended"),
+        (e: Error) => e,
+      );
+      expect(error).toMatchObject({ code: "ERR_BENCH_TIMEOUT" });
+      expect(Date.now() - started).toBeLessThan(5000); // it waited the sleep out
+    },
+  );
+
   it("fail with ERR_BENCH_FORK when the program cannot start", async () => {
     await expect(
       runExternalFork(

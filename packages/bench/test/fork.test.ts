@@ -57,6 +57,42 @@ describe("forks", () => {
     });
   });
 
+  it.skipIf(process.platform === "win32")(
+    "end a timed-out trial though a process it started holds the output pipes (and keep a delivered result)",
+    async () => {
+      const pidFile = join(dir, "helper.pid");
+      process.env.RAFKIT_BENCH_HELPER_PID_FILE = pidFile;
+      const suites = await loadSuiteModule(fixtures);
+      const started = Date.now();
+      try {
+        const report = await runBenchmarks(suites, {
+          filter: "^(Holder\\.pending|SlowExit\\.one)$",
+          overrides: {
+            forks: 1,
+            warmup: { iterations: 0, time: 1000 }, // no warmup runs: its length is not waited for
+            measurement: { iterations: 1, time: 1 },
+            timeout: 300,
+          },
+        });
+        // The helper sleeps 30 s with the pipes: "close" waited for it.
+        expect(Date.now() - started).toBeLessThan(15_000);
+        expect(
+          report.failures.map((f) => [f.benchmark, (f.error as { code?: string }).code]),
+        ).toEqual([["Holder.pending", "ERR_BENCH_TIMEOUT"]]);
+        expect(report.failures[0]!.error.message).toMatch(/within 300 ms past a 1 ms iteration/);
+        // Its result came before its 2 s exit: it stands.
+        expect(report.results.map((r) => r.benchmark)).toEqual(["SlowExit.one"]);
+      } finally {
+        delete process.env.RAFKIT_BENCH_HELPER_PID_FILE;
+        for (const pid of readFileSync(pidFile, "utf8").trim().split("\n").map(Number)) {
+          try {
+            process.kill(pid, "SIGKILL");
+          } catch {}
+        }
+      }
+    },
+  );
+
   // No timing goal here, only the harness's arithmetic: every call spins at least N µs, so the interval
   // must reach N (preemption only lengthens a spin), and a harness bug (a wrong unit, batch size or
   // operations count) is off by 1000x, which the loose upper bound catches. A loaded machine stays within it.

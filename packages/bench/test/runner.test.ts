@@ -220,6 +220,17 @@ describe("runTrial", () => {
     expect(calls).toBe(3);
   });
 
+  it("takes the longest timeout as it is: past setTimeout's limit, it fired at once", async () => {
+    const suite = defineSuite({ name: "Long", benchmarks: { a: () => Promise.resolve(1) } });
+    const result = await runTrial({
+      suite,
+      benchmark: "a",
+      params: {},
+      options: { ...quick(), timeout: 2 ** 31 - 1 },
+    });
+    expect(result.measurement).toHaveLength(3);
+  });
+
   it("awaits each call of an async benchmark before the next, and consumes what it resolves to", async () => {
     let calls = 0;
     let inFlight = 0;

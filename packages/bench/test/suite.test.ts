@@ -299,8 +299,10 @@ describe("planning and loading", () => {
     const loaded = await loadSuiteModule(new URL("./fixtures/suites.mjs", import.meta.url).href);
     expect(loaded.map((l) => l.suite.name).sort()).toEqual([
       "Forever",
+      "Holder",
       "Never",
       "Pids",
+      "SlowExit",
       "Spin",
       "Stuck",
       "Throwing",

@@ -213,6 +213,10 @@ describe("RandomAccessFile.open: the async factory hands an open descriptor to t
       expect(f.bufferSize).toBe(BLOB_BUFFER_SIZE);
       await f.close();
     }
+    // null is no default, for a Blob as for a path.
+    await expect(
+      AsyncRandomAccessFile.open(new Blob([BYTES]), "r", { bufferSize: null as never }),
+    ).rejects.toMatchObject({ code: "ERR_INVALID_ARG_TYPE" });
   });
 });
 

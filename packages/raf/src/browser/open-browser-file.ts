@@ -27,7 +27,8 @@ export function browserTarget(
   if (typeof Blob !== "undefined" && target instanceof Blob) {
     const backend = blobBackend();
     // `undefined` is the default, here the Blob's (spread, it overrode it with the file's 8 KiB).
-    const blobOptions = { ...options, bufferSize: options.bufferSize ?? BLOB_BUFFER_SIZE, backend };
+    const bufferSize = options.bufferSize === undefined ? BLOB_BUFFER_SIZE : options.bufferSize;
+    const blobOptions = { ...options, bufferSize, backend };
     // Every check of the open first: a Blob registered for an open that then fails would be kept forever.
     planOpen("blob:", mode, blobOptions);
     if (sync) refuseSyncWithout(backend, "blob:");
