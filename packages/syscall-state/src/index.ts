@@ -5,6 +5,7 @@ export {
   CaptureState,
   type CaptureStateName,
   type ExplicitSystemCall,
+  type FailureConvention,
   lastErrno,
   type NativeFunction,
 } from "./adapter";
