@@ -22,7 +22,7 @@ export class UTFDataFormatError extends Error {
 
 /**
  * Thrown for an offset, index, count or position outside its range: Node's code for it,
- * `ERR_OUT_OF_RANGE`. bits, raf and kv throw this one (syscall-state, which depends on no other rafkit
+ * `ERR_OUT_OF_RANGE`. bits and raf throw this one (syscall-state, which depends on no other rafkit
  * package, throws a `RangeError` with the same code, as Node's own are). For an
  * access, `offset`, `width` and `length` say what was asked for and what there was; for a value
  * that is not an access (a negative position, a bad option), the message alone says it and they are
