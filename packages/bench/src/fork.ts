@@ -65,8 +65,8 @@ export function runFork(
     const watchdog = watchIterations(
       request.options,
       (error) => {
-        // A fork whose result came is stuck on its way out (an exit handler): its result stands.
-        if (result === undefined) timedOut = error;
+        // A fork whose result (or error) came is stuck on its way out (an exit handler): what it said stands.
+        if (result === undefined && failure === undefined) timedOut = error;
         endChild(child);
       },
       `; the fork (pid ${child.pid}) was killed`,
@@ -90,8 +90,8 @@ export function runFork(
     child.on("close", (code, signal) => {
       watchdog.stop();
       if (result) resolve(result);
-      else if (timedOut) reject(timedOut);
       else if (failure) reject(failure);
+      else if (timedOut) reject(timedOut);
       else {
         reject(
           new BenchError(

@@ -18,8 +18,8 @@ export const DEFAULT_OPTIONS: Readonly<BenchOptions> = Object.freeze({
   timeout: 600_000,
 });
 
-// setTimeout's limit: a longer delay fires at once.
-const MAX_TIMEOUT = 2 ** 31 - 1;
+/** The longest timeout: `setTimeout`'s limit, past which a delay fires at once. @internal */
+export const MAX_TIMEOUT = 2 ** 31 - 1;
 
 /** Merges option layers (later wins; `warmup`/`measurement` merge field by field) and validates the result. */
 export function resolveOptions(...layers: (Partial<BenchOptions> | undefined)[]): BenchOptions {

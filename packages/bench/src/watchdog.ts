@@ -1,11 +1,8 @@
 import type { ChildProcess } from "node:child_process";
 import { BenchError } from "./errors";
-import { DEFAULT_OPTIONS } from "./options";
+import { DEFAULT_OPTIONS, MAX_TIMEOUT } from "./options";
 import type { IterationRecord } from "./runner";
 import type { BenchOptions } from "./suite";
-
-// setTimeout's longest delay: past it, Node fires at once (a timeout of 24 days plus an iteration did).
-const MAX_DELAY = 2 ** 31 - 1;
 
 /** Watches a trial's iterations; told of each one that finishes, stopped when the trial ends. */
 export interface Watchdog {
@@ -43,7 +40,8 @@ export function watchIterations(
           ),
         );
       },
-      Math.min(window, MAX_DELAY),
+      // A timeout of 24 days plus an iteration would pass setTimeout's limit, past which Node fires at once.
+      Math.min(window, MAX_TIMEOUT),
     );
     timer.unref?.();
   };

@@ -66,7 +66,7 @@ describe("forks", () => {
       const started = Date.now();
       try {
         const report = await runBenchmarks(suites, {
-          filter: "^(Holder\\.pending|SlowExit\\.one)$",
+          filter: "^(Holder\\.pending|SlowExit\\.(one|boom))$",
           overrides: {
             forks: 1,
             warmup: { iterations: 0, time: 1000 }, // no warmup runs: its length is not waited for
@@ -78,9 +78,12 @@ describe("forks", () => {
         expect(Date.now() - started).toBeLessThan(15_000);
         expect(
           report.failures.map((f) => [f.benchmark, (f.error as { code?: string }).code]),
-        ).toEqual([["Holder.pending", "ERR_BENCH_TIMEOUT"]]);
+        ).toEqual([
+          ["Holder.pending", "ERR_BENCH_TIMEOUT"],
+          ["SlowExit.boom", "ERR_BENCH_FAILED"], // its error, not the timeout of its slow exit
+        ]);
         expect(report.failures[0]!.error.message).toMatch(/within 300 ms past a 1 ms iteration/);
-        // Its result came before its 2 s exit: it stands.
+        // Its result came before its 2 s exit: it stands (and boom's error, above).
         expect(report.results.map((r) => r.benchmark)).toEqual(["SlowExit.one"]);
       } finally {
         delete process.env.RAFKIT_BENCH_HELPER_PID_FILE;
