@@ -76,6 +76,18 @@ export function parseParamOption(text: string): [string, string[]] {
   return [match[1]!, values];
 }
 
+/**
+ * Parses every `-p` of a command line: a name given twice runs the values of both, as JMH's `-p` does
+ * (`-p n=1 -p n=2` is `-p n=1,2`), each value once.
+ */
+export function parseParamOptions(texts: readonly string[]): Record<string, string[]> {
+  const params = new Map<string, string[]>();
+  for (const [name, values] of texts.map(parseParamOption)) {
+    params.set(name, [...new Set([...(params.get(name) ?? []), ...values])]);
+  }
+  return Object.fromEntries(params);
+}
+
 /** Splits `FILE#benchmark` into the file and an optional benchmark selector. */
 export function parseResultRef(text: string): { file: string; benchmark?: string } {
   const hash = text.lastIndexOf("#");

@@ -7,7 +7,7 @@ import { BUILTIN_SUITES, builtinSuiteUrl } from "./builtin";
 import {
   parseCount,
   parseIterationLength,
-  parseParamOption,
+  parseParamOptions,
   parseResultRef,
   parseTimeOption,
   rewriteJmhArgs,
@@ -108,7 +108,7 @@ function overridesOf(flags: RunFlags): Partial<BenchOptions> {
 }
 
 async function runCommand(filter: string | undefined, flags: RunFlags): Promise<void> {
-  const params = Object.fromEntries(flags.param.map(parseParamOption));
+  const params = parseParamOptions(flags.param);
   const overrides = overridesOf(flags);
   const suites = await loadSuites(flags.suite);
   const selection = {

@@ -21,6 +21,9 @@ describe("rafkit-bench CLI", () => {
     expect(stdout).toContain("Harness.empty");
     const example = await runCli("--list", "--suite", sumExample);
     expect(example.stdout).toMatch(/Sum\.forLoop .*size: 100, 10000/);
+    // A repeated -p adds values, as JMH's does; it used to keep the last one alone.
+    const twice = await runCli("--list", "--suite", sumExample, "-p", "size=7", "-p", "size=9,7");
+    expect(twice.stdout).toMatch(/Sum\.forLoop .*size: 7, 9\)/);
   });
 
   it("runs a filtered built-in benchmark and writes JMH JSON and an SVG chart", async () => {

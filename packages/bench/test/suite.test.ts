@@ -6,6 +6,7 @@ import {
   parseCount,
   parseIterationLength,
   parseParamOption,
+  parseParamOptions,
   parseResultRef,
   parseTimeOption,
   rewriteJmhArgs,
@@ -149,6 +150,12 @@ describe("command-line parsing", () => {
     expect(parseCount("3", "forks")).toBe(3);
     expect(() => parseCount("0", "iterations", 1)).toThrow(/iterations must be an integer >= 1/);
     expect(parseParamOption("kiloBytes=1, 5")).toEqual(["kiloBytes", ["1", "5"]]);
+    expect(parseParamOptions(["n=1,2", "__proto__=x", "n=2,3"])).toEqual(
+      Object.fromEntries([
+        ["n", ["1", "2", "3"]],
+        ["__proto__", ["x"]],
+      ]),
+    );
     expect(() => parseParamOption("=1")).toThrow(
       expect.objectContaining({ code: "ERR_BENCH_BAD_PARAM" }),
     );

@@ -1,4 +1,7 @@
-/** Formats a score as JMH does: three decimals, more significant digits for tiny values. */
+/**
+ * Formats a score with three decimals, as JMH does; a value under 0.001 keeps three significant digits
+ * (`2.26e-4`) where JMH would print `≈ 10⁻⁴`.
+ */
 export function formatScore(value: number): string {
   if (!Number.isFinite(value)) return Number.isNaN(value) ? "NaN" : String(value);
   const abs = Math.abs(value);
