@@ -1,6 +1,7 @@
 import { isMainThread } from "node:worker_threads";
 import type { SyncBackend } from "@rafkit/syscall-state";
-import { forgetHolder } from "./thread-locks";
+import { lockRequest } from "./locks";
+import { forgetHolder, heldBy } from "./thread-locks";
 import type { Window } from "./window/window";
 
 /**
@@ -63,11 +64,29 @@ let exitHooked = false;
 function closeOpen(): void {
   for (const { window, backend } of open.values()) {
     if (window === undefined || backend === undefined || window.closed) continue;
+    if (window.callsInFlight > 0) {
+      leaveOpen(window, backend);
+      continue;
+    }
     window.markClosed();
     forgetHolder(window);
     backend.close(window.fd);
   }
   open.clear();
+}
+
+/**
+ * A file with an async call still on the thread pool, which runs it after the worker is gone: closing the
+ * descriptor now would let that call read or write whichever file takes the number next. It stays open until the
+ * process exits, its locks released.
+ */
+function leaveOpen(window: Window, backend: SyncBackend): void {
+  for (const range of heldBy(window)) {
+    const { position, length } = lockRequest(range, false);
+    backend.unlock(window.fd, position, length);
+  }
+  window.markClosed();
+  forgetHolder(window);
 }
 
 /**

@@ -1,4 +1,14 @@
-import { existsSync, readdirSync, readFileSync, readlinkSync } from "node:fs";
+import { execFileSync } from "node:child_process";
+import {
+  closeSync,
+  constants,
+  existsSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  readlinkSync,
+  statSync,
+} from "node:fs";
 import { fileURLToPath } from "node:url";
 import { Worker } from "node:worker_threads";
 import { isNativeAvailable } from "@rafkit/syscall-state";
@@ -10,6 +20,7 @@ const tmp = tempDir();
 const dist = fileURLToPath(new URL("../dist/index.js", import.meta.url));
 const script = fileURLToPath(new URL("./fixtures/worker-ranges.mjs", import.meta.url));
 const unclosed = fileURLToPath(new URL("./fixtures/worker-unclosed.mjs", import.meta.url));
+const inFlight = fileURLToPath(new URL("./fixtures/worker-exit-in-flight.mjs", import.meta.url));
 if (!existsSync(dist))
   console.warn("workers test skipped: build the package first (it runs dist/)");
 
@@ -104,6 +115,55 @@ describe.skipIf(!existsSync(dist) || process.platform !== "linux")(
         }
         expect(f.length()).toBe(0); // never flushed: lost, as at collection
         f.close();
+      },
+    );
+  },
+);
+
+// The hook used to close every descriptor at once: the write still queued on the pool then ran on the number,
+// which the main thread had reused for another file (it wrote 0xAA bytes into unrelated files).
+describe.skipIf(!existsSync(dist) || process.platform !== "linux")(
+  "a worker that exits with an async call still on the thread pool (built dist)",
+  () => {
+    test.each((["native", "node"] as const).filter((b) => b === "node" || isNativeAvailable()))(
+      "%s backend: its descriptor stays open, so the call cannot land in a file opened after; its lock is released",
+      async (backend) => {
+        const file = tmp("in-flight.bin");
+        const fifo = tmp("pool.fifo");
+        execFileSync("mkfifo", [fifo]);
+        const exited = new Int32Array(new SharedArrayBuffer(4));
+        const poolSize = Number(process.env.UV_THREADPOOL_SIZE ?? 4);
+        const w = new Worker(inFlight, {
+          workerData: { dist, file, fifo, backend, poolSize, exited },
+        });
+        const ended = new Promise((resolve) => w.once("exit", resolve));
+        const { fd, locked } = await new Promise<{ fd: number; locked: boolean }>((resolve) =>
+          w.once("message", resolve),
+        );
+        expect(locked).toBe(backend === "native");
+        await Atomics.waitAsync(exited, 0, 0, 10_000).value;
+        const victim = tmp("victim.bin");
+        const v = openSync(victim, "w+");
+        let writer = -1;
+        try {
+          expect(readlinkSync(`/proc/self/fd/${fd}`)).toBe(file);
+          // Frees the pool: the worker's FIFO opens complete, then its queued write runs.
+          writer = openSync(fifo, constants.O_WRONLY | constants.O_NONBLOCK);
+          await ended;
+          expect(statSync(victim).size).toBe(0);
+          if (backend === "native") {
+            const f = new RandomAccessFile(file, "rw", { backend });
+            const lock = f.tryLock();
+            expect(lock).not.toBeNull();
+            f.close();
+          }
+        } finally {
+          closeSync(v);
+          // Frees the pool whatever failed, or the next test would wait for it.
+          if (writer < 0) writer = openSync(fifo, constants.O_WRONLY | constants.O_NONBLOCK);
+          await ended;
+          closeSync(writer);
+        }
       },
     );
   },

@@ -98,14 +98,27 @@ export class AsyncDriver {
 
   async #io(): Promise<void> {
     const w = this.w;
-    const b = this.backend;
-    if (w.isCall) {
+    // Locks are tried on this thread (a waiting lock polls): nothing of theirs is left on the thread pool.
+    if (w.isCall && (w.request.call === "lock" || w.request.call === "unlock")) {
       complete(w, await this.#call());
       return;
     }
-    complete(
-      w,
-      await (w.request.isWrite
+    w.callsInFlight++;
+    let r: number;
+    try {
+      r = await this.#systemCall();
+    } finally {
+      w.callsInFlight--;
+    }
+    complete(w, r);
+  }
+
+  /** The window's pending request, off the main thread: its raw result. */
+  #systemCall(): Promise<number> {
+    const w = this.w;
+    const b = this.backend;
+    if (w.isCall) return this.#call();
+    return w.request.isWrite
         ? b.pwriteAsync(
             w.fd,
             w.request.buffer,
@@ -119,8 +132,7 @@ export class AsyncDriver {
             w.request.offset,
             w.request.length,
             w.request.position,
-          )),
-    );
+          );
   }
 
   /** The pending system call other than `pread`/`pwrite`, off the main thread: its raw result. */

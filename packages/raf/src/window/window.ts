@@ -115,6 +115,11 @@ export class Window {
   /** Writes are refused (mode `r`). */
   declare readonly readOnly: boolean;
   closed = false;
+  /**
+   * System calls of the async class on `fd` now on the thread pool: at a worker's exit, closing `fd` under one
+   * could let it write into whichever file takes the number next (leak-guard.ts).
+   */
+  callsInFlight = 0;
   /** Names the open file for this thread's lock registry (`thread-locks.ts`); without it, `fstat` of `fd` does. */
   declare readonly identify: (() => string | null) | undefined;
   /** The last view {@link dirtyBytes} made, kept for the next flush of the same range. */
