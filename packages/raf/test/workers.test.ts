@@ -12,7 +12,7 @@ import {
 import { fileURLToPath } from "node:url";
 import { Worker } from "node:worker_threads";
 import { isNativeAvailable } from "@rafkit/syscall-state";
-import { describe, expect, test } from "vitest";
+import { describe, expect, test, vi } from "vitest";
 import { RandomAccessFile } from "../src/index";
 import { tempDir } from "./support/temp";
 
@@ -141,7 +141,7 @@ describe.skipIf(!existsSync(dist) || process.platform !== "linux")(
           w.once("message", resolve),
         );
         expect(locked).toBe(backend === "native");
-        await Atomics.waitAsync(exited, 0, 0, 10_000).value;
+        await vi.waitFor(() => expect(Atomics.load(exited, 0)).toBe(1), { timeout: 10_000 });
         const victim = tmp("victim.bin");
         const v = openSync(victim, "w+");
         let writer = -1;

@@ -119,20 +119,20 @@ export class AsyncDriver {
     const b = this.backend;
     if (w.isCall) return this.#call();
     return w.request.isWrite
-        ? b.pwriteAsync(
-            w.fd,
-            w.request.buffer,
-            w.request.offset,
-            w.request.length,
-            w.request.position,
-          )
-        : b.preadAsync(
-            w.fd,
-            w.request.buffer,
-            w.request.offset,
-            w.request.length,
-            w.request.position,
-          );
+      ? b.pwriteAsync(
+          w.fd,
+          w.request.buffer,
+          w.request.offset,
+          w.request.length,
+          w.request.position,
+        )
+      : b.preadAsync(
+          w.fd,
+          w.request.buffer,
+          w.request.offset,
+          w.request.length,
+          w.request.position,
+        );
   }
 
   /** The pending system call other than `pread`/`pwrite`, off the main thread: its raw result. */
