@@ -44,9 +44,16 @@ export interface DirectoryOps {
 export const realDirectory: DirectoryOps = {
   list: (dir) => fs.readdirSync(dir),
   stat(p, follow = true) {
-    const s = follow
-      ? fs.statSync(p, { throwIfNoEntry: false })
-      : fs.lstatSync(p, { throwIfNoEntry: false });
+    let s: fs.Stats | undefined;
+    try {
+      s = follow
+        ? fs.statSync(p, { throwIfNoEntry: false })
+        : fs.lstatSync(p, { throwIfNoEntry: false });
+    } catch (error) {
+      // A file where a folder of the path should be: nothing is there (Node 20's `throwIfNoEntry` covers ENOENT alone).
+      if ((error as { code?: unknown }).code === "ENOTDIR") return undefined;
+      throw error;
+    }
     if (s === undefined) return undefined;
     return {
       size: s.size,

@@ -89,6 +89,16 @@ describe("rafkv CLI", () => {
     expect(nope.code).toBe(EXIT.usage);
     expect(nope.err).toMatch(/no such store directory/);
     expect((await rafkv([path.join(base, "a", "b"), "put", "k", "v"])).code).toBe(EXIT.usage);
+    // Under a file: as missing (on Node 20, statSync threw ENOTDIR despite throwIfNoEntry: exit 5, an I/O error).
+    fs.writeFileSync(path.join(base, "file"), "");
+    const underFile = await rafkv([path.join(base, "file", "sub"), "put", "k", "v"]);
+    expect([underFile.code, underFile.err]).toEqual([
+      EXIT.usage,
+      expect.stringMatching(/cannot create store directory .*ENOTDIR/),
+    ]);
+    expect((await rafkv([path.join(base, "file", "sub"), "get", "k"])).err).toMatch(
+      /no such store directory/,
+    );
     expect((await rafkv([path.join(base, "nope"), "del", "k"])).code).toBe(EXIT.usage);
     expect(fs.existsSync(path.join(base, "nope"))).toBe(false);
     expect((await rafkv([])).code).toBe(EXIT.usage);
