@@ -14,9 +14,11 @@ const EFBIG = -errnoOf("EFBIG");
 const ESPIPE = -errnoOf("ESPIPE");
 const EPERM = -errnoOf("EPERM");
 const WINDOWS = process.platform === "win32";
-const { O_RDONLY, O_RDWR, O_CREAT, O_SYNC } = fs.constants;
-// Windows has no O_DSYNC; O_SYNC is the closest promise there.
-const O_DSYNC = fs.constants.O_DSYNC ?? O_SYNC;
+const { O_RDONLY, O_RDWR, O_CREAT } = fs.constants;
+// Node on Windows defines neither constant, yet libuv takes its own there (UV_FS_O_SYNC, UV_FS_O_DSYNC): both open
+// the handle FILE_FLAG_WRITE_THROUGH. Without them rws and rwd would open as rw.
+const O_SYNC = fs.constants.O_SYNC ?? 0x08000000;
+const O_DSYNC = fs.constants.O_DSYNC ?? 0x04000000;
 
 /** `open(2)` flags for a RandomAccessFile mode; libuv adds O_CLOEXEC on every open. */
 function flagsOf(mode: FileMode): number {

@@ -164,7 +164,7 @@ describe.skipIf(!windows)("win32 native backend (kernel32)", () => {
     expect(readFileSync(moved, "latin1")).toBe("Zbc");
   });
 
-  test("rws and rwd open write-through (FILE_WRITE_THROUGH in the handle's mode), rw does not", () => {
+  test("rws and rwd open write-through (FILE_WRITE_THROUGH in the handle's mode), rw does not; the node backend too", () => {
     const b = nativeBackend();
     const query = koffi()
       .load("ntdll.dll")
@@ -179,6 +179,11 @@ describe.skipIf(!windows)("win32 native backend (kernel32)", () => {
       expect(query(fd, status, mode, 4, 16)).toBe(0); // FileModeInformation
       return mode[0]!;
     };
+    // The node backend's fd is the C runtime's: libuv, linked into node.exe, names its handle.
+    const handleOf = koffi()
+      .load(process.execPath)
+      .func("intptr_t uv_get_osfhandle(int fd)") as NativeFunction;
+    const n = nodeBackend();
     for (const [mode, through] of [
       ["rw", 0],
       ["rws", 2],
@@ -187,6 +192,10 @@ describe.skipIf(!windows)("win32 native backend (kernel32)", () => {
       const fd = b.open(path, mode);
       expect(modeOf(fd) & 2).toBe(through); // FILE_WRITE_THROUGH
       b.close(fd);
+      // Node on Windows has no O_SYNC: the node backend opened rws and rwd as rw.
+      const nfd = n.open(path, mode);
+      expect(modeOf(handleOf(nfd) as number) & 2).toBe(through);
+      n.close(nfd);
     }
   });
 
