@@ -1,3 +1,4 @@
+import { isMainThread } from "node:worker_threads";
 import { errnoOf } from "./errno";
 import { loadKoffi } from "./koffi";
 import { nodeError } from "./node-error";
@@ -91,6 +92,13 @@ function overflowed(state: CaptureState): number {
 export function lastErrno(): number {
   return slot.errno;
 }
+
+/**
+ * In a Bun worker an async call runs on the worker's own thread, as the sync call, settled at once: Bun 1.4 crashes
+ * the whole process (a segfault) when a worker ends, by `process.exit()` or `terminate()`, with koffi async calls
+ * in flight. The worker blocks for the call; the main thread, where a blocked loop costs most, keeps the pool.
+ */
+const INLINE_ASYNC = typeof process.versions.bun === "string" && !isMainThread;
 
 /**
  * koffi throws once `max_async_calls` (256 by default) calls are in flight; callers of a file API
@@ -301,7 +309,13 @@ export function adaptSystemCall(
   const read = stateReader(stateName);
   const adapted = synchronous(fn, read, failure === "zero");
   const failed = failure === "zero" ? (r: number) => r === 0 : (r: number) => r < 0;
+  (adapted as { stateName: CaptureStateName }).stateName = stateName;
   const asyncFn = fn.async;
+  if (INLINE_ASYNC && asyncFn !== undefined) {
+    adapted.async = (...args: unknown[]) =>
+      new Promise<number>((resolve) => resolve(adapted(...args)));
+    return adapted;
+  }
   adapted.async = (...args: unknown[]) =>
     new Promise<number>((resolve, reject) => {
       if (asyncFn === undefined) {
@@ -327,7 +341,6 @@ export function adaptSystemCall(
         reject,
       );
     });
-  (adapted as { stateName: CaptureStateName }).stateName = stateName;
   return adapted;
 }
 

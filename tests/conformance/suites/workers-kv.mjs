@@ -9,7 +9,7 @@ import { Worker } from "node:worker_threads";
 import { KvLockedError, open as openStore } from "@rafkit/kv-example";
 import { RandomAccessFile } from "@rafkit/raf";
 import { note, tempPath, test } from "../harness.mjs";
-import { child } from "../helpers/spawn.mjs";
+import { child, runtimeArgs } from "../helpers/spawn.mjs";
 
 const text = (b) => (b === undefined ? undefined : new TextDecoder().decode(b));
 
@@ -43,6 +43,20 @@ for (const backend of ["native", "node"]) {
     },
   );
 }
+
+test(
+  "workers/native: a worker that ends (exit, terminate) with async writes running leaves the process alive",
+  ["native", "workers", "async"],
+  () => {
+    const script = new URL("../helpers/worker-exit-in-flight.mjs", import.meta.url);
+    const run = spawnSync(process.execPath, [...runtimeArgs(script), tempPath("exits"), "native"], {
+      encoding: "utf8",
+      stdio: "pipe",
+    });
+    assert.equal(run.status, 0, `exit ${run.status} (signal ${run.signal}): ${run.stderr.slice(-500)}`);
+    assert.equal(run.stdout, "alive\n");
+  },
+);
 
 const K = ["kv", "native", "locks"];
 
