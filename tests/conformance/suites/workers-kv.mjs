@@ -53,7 +53,11 @@ test(
       encoding: "utf8",
       stdio: "pipe",
     });
-    assert.equal(run.status, 0, `exit ${run.status} (signal ${run.signal}): ${run.stderr.slice(-500)}`);
+    assert.equal(
+      run.status,
+      0,
+      `exit ${run.status} (signal ${run.signal}): ${run.stderr.slice(-500)}`,
+    );
     assert.equal(run.stdout, "alive\n");
   },
 );
