@@ -1,7 +1,6 @@
 import { isMainThread } from "node:worker_threads";
 import type { SyncBackend } from "@rafkit/syscall-state";
-import { lockRequest } from "./locks";
-import { forgetHolder, heldBy } from "./thread-locks";
+import { forgetHolder } from "./thread-locks";
 import type { Window } from "./window/window";
 
 /**
@@ -65,7 +64,7 @@ function closeOpen(): void {
   for (const { window, backend } of open.values()) {
     if (window === undefined || backend === undefined || window.closed) continue;
     if (window.callsInFlight > 0) {
-      leaveOpen(window, backend);
+      leaveOpen(window);
       continue;
     }
     window.markClosed();
@@ -76,15 +75,12 @@ function closeOpen(): void {
 }
 
 /**
- * A file with an async call still on the thread pool, which runs it after the worker is gone: closing the
- * descriptor now would let that call read or write whichever file takes the number next. It stays open until the
- * process exits, its locks released.
+ * A file with an async call still on the thread pool, which runs it after the worker is gone: closed now, its
+ * number could name a file opened since, which the call would write into; unlocked now, the call could write over
+ * what the next holder wrote under the lock. It stays open, locked, until the process exits, as a `terminate()`d
+ * worker's files do.
  */
-function leaveOpen(window: Window, backend: SyncBackend): void {
-  for (const range of heldBy(window)) {
-    const { position, length } = lockRequest(range, false);
-    backend.unlock(window.fd, position, length);
-  }
+function leaveOpen(window: Window): void {
   window.markClosed();
   forgetHolder(window);
 }

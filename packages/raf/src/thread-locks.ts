@@ -62,11 +62,6 @@ export function releaseInThread(holder: LockHolder, record: LockRange): void {
   if (ranges.size === 0) held.delete(holder);
 }
 
-/** The ranges `holder` holds now (empty when none). */
-export function heldBy(holder: LockHolder): readonly LockRange[] {
-  return [...(held.get(holder) ?? [])];
-}
-
 /** `holder`'s descriptor was closed (explicitly, on collection, or at its worker's exit): its locks went with it. */
 export function forgetHolder(holder: LockHolder): void {
   held.delete(holder);

@@ -98,7 +98,7 @@ export class AsyncDriver {
 
   async #io(): Promise<void> {
     const w = this.w;
-    // Locks are tried on this thread (a waiting lock polls): nothing of theirs is left on the thread pool.
+    // Native locks are tried on this thread (a waiting lock polls): nothing of theirs is left on the thread pool.
     if (w.isCall && (w.request.call === "lock" || w.request.call === "unlock")) {
       complete(w, await this.#call());
       return;
