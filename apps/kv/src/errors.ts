@@ -19,7 +19,7 @@ export type KvErrorCode =
 /** Every error rafkv throws itself carries a stable {@link KvErrorCode} in `code`. */
 export class KvError extends Error {
   static {
-    shareClassIdentity(KvError, "rafkv.KvError");
+    shareClassIdentity(this, "rafkv.KvError");
   }
   /** The stable error code. */
   readonly code: KvErrorCode;
@@ -37,7 +37,7 @@ export class KvError extends Error {
 /** A lock conflict, naming the holder's pid when the store recorded it. */
 export class KvLockedError extends KvError {
   static {
-    shareClassIdentity(KvLockedError, "rafkv.KvLockedError");
+    shareClassIdentity(this, "rafkv.KvLockedError");
   }
   /** The pid of the process holding the write lock, when known. */
   readonly holderPid?: number;

@@ -12,7 +12,7 @@ import { shareClassIdentity } from "./class-identity";
  */
 export class UTFDataFormatError extends Error {
   static {
-    shareClassIdentity(UTFDataFormatError, "@rafkit/bits.UTFDataFormatError");
+    shareClassIdentity(this, "@rafkit/bits.UTFDataFormatError");
   }
   /** Always `"UTFDataFormatError"`. */
   override readonly name = "UTFDataFormatError";
@@ -37,7 +37,7 @@ export class UTFDataFormatError extends Error {
  */
 export class OutOfRangeError extends RangeError {
   static {
-    shareClassIdentity(OutOfRangeError, "@rafkit/bits.OutOfRangeError");
+    shareClassIdentity(this, "@rafkit/bits.OutOfRangeError");
   }
   /** Always `"RangeError"`, as Node names its `ERR_OUT_OF_RANGE` errors. */
   override readonly name = "RangeError";

@@ -6,7 +6,7 @@ import { OutOfRangeError, shareClassIdentity } from "@rafkit/bits";
  */
 export class EOFError extends Error {
   static {
-    shareClassIdentity(EOFError, "@rafkit/raf.EOFError");
+    shareClassIdentity(this, "@rafkit/raf.EOFError");
   }
   /** Always `"EOFError"`. */
   override readonly name = "EOFError";
@@ -21,7 +21,7 @@ export class EOFError extends Error {
 /** Thrown by every operation but `close()` once the file is closed: Java's `IOException("Stream Closed")`. */
 export class ClosedError extends Error {
   static {
-    shareClassIdentity(ClosedError, "@rafkit/raf.ClosedError");
+    shareClassIdentity(this, "@rafkit/raf.ClosedError");
   }
   /** Always `"ClosedError"`. */
   override readonly name = "ClosedError";
@@ -84,7 +84,7 @@ export function checkFromIndexSize(off: number, len: number, length: number): vo
 /** Thrown by `lock`/`tryLock` when the backend has no file locks (the `node:fs` backend): use the native backend. */
 export class LockUnsupportedError extends Error {
   static {
-    shareClassIdentity(LockUnsupportedError, "@rafkit/raf.LockUnsupportedError");
+    shareClassIdentity(this, "@rafkit/raf.LockUnsupportedError");
   }
   /** Always `"LockUnsupportedError"`. */
   override readonly name = "LockUnsupportedError";
@@ -101,7 +101,7 @@ export class LockUnsupportedError extends Error {
 /** Thrown by `lock`/`tryLock` for an exclusive lock on a file opened `"r"`: Java's `NonWritableChannelException`. */
 export class LockModeError extends Error {
   static {
-    shareClassIdentity(LockModeError, "@rafkit/raf.LockModeError");
+    shareClassIdentity(this, "@rafkit/raf.LockModeError");
   }
   /** Always `"LockModeError"`. */
   override readonly name = "LockModeError";
@@ -124,7 +124,7 @@ export class LockModeError extends Error {
  */
 export class OverlappingFileLockError extends Error {
   static {
-    shareClassIdentity(OverlappingFileLockError, "@rafkit/raf.OverlappingFileLockError");
+    shareClassIdentity(this, "@rafkit/raf.OverlappingFileLockError");
   }
   /** Always `"OverlappingFileLockError"`. */
   override readonly name = "OverlappingFileLockError";

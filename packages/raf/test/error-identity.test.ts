@@ -1,5 +1,6 @@
 import { existsSync } from "node:fs";
 import { createRequire } from "node:module";
+import { inspect } from "node:util";
 import { describe, expect, test } from "vitest";
 import * as source from "../src/index";
 import { tempDir } from "./support/temp";
@@ -40,6 +41,14 @@ describe.skipIf(!existsSync(dist))(
         expect(range instanceof api.UTFDataFormatError || system instanceof api.EOFError).toBe(
           false,
         );
+      }
+      // The built classes keep their names: a static block naming its own class made the bundler rename it
+      // (`class _EOFError`), and Node printed `_SystemCallError: ENOENT: …`.
+      for (const e of [eof, closed, range, system] as Error[]) {
+        expect(e.constructor.name).toMatch(
+          /^(EOFError|ClosedError|OutOfRangeError|SystemCallError)$/,
+        );
+        expect(inspect(e)).toMatch(/^[A-Z]\w*Error\b/);
       }
       expect(range).toBeInstanceOf(RangeError);
       expect(eof).toBeInstanceOf(Error);

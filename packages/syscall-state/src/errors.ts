@@ -8,7 +8,7 @@ import { nodeError } from "./node-error";
  */
 export class SystemCallError extends Error {
   static {
-    shareClassIdentity(SystemCallError, "@rafkit/syscall-state.SystemCallError");
+    shareClassIdentity(this, "@rafkit/syscall-state.SystemCallError");
   }
   /** The errno name, e.g. `"ENOENT"`. */
   readonly code: string;

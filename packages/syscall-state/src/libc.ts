@@ -50,7 +50,7 @@ let failure: Error | undefined;
 /** Why the native backend cannot load here, as a stable-coded error. */
 export class NativeUnavailableError extends Error {
   static {
-    shareClassIdentity(NativeUnavailableError, "@rafkit/syscall-state.NativeUnavailableError");
+    shareClassIdentity(this, "@rafkit/syscall-state.NativeUnavailableError");
   }
   readonly code = "ERR_RAFKIT_NATIVE_UNAVAILABLE";
   constructor(reason: string, options?: { cause: unknown }) {

@@ -10,7 +10,7 @@ import { LockUnsupportedError } from "../errors";
  */
 export class SyncLockUnsupportedError extends LockUnsupportedError {
   static {
-    shareClassIdentity(SyncLockUnsupportedError, "@rafkit/raf.SyncLockUnsupportedError");
+    shareClassIdentity(this, "@rafkit/raf.SyncLockUnsupportedError");
   }
   /** The method that was called: `"lock"` or `"tryLock"`. */
   readonly method: "lock" | "tryLock";

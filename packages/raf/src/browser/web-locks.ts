@@ -13,7 +13,7 @@ interface LockManager {
 /** `LockUnsupportedError` (same class and code as on Node) with the browser's reason as its message. */
 export class WebLocksMissingError extends LockUnsupportedError {
   static {
-    shareClassIdentity(WebLocksMissingError, "@rafkit/raf.WebLocksMissingError");
+    shareClassIdentity(this, "@rafkit/raf.WebLocksMissingError");
   }
   constructor() {
     super("opfs");

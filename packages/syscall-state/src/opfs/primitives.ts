@@ -9,7 +9,7 @@ import type { OpfsCore } from "./core";
  */
 export class AsyncOpenRequiredError extends Error {
   static {
-    shareClassIdentity(AsyncOpenRequiredError, "@rafkit/syscall-state.AsyncOpenRequiredError");
+    shareClassIdentity(this, "@rafkit/syscall-state.AsyncOpenRequiredError");
   }
   /** Always `"AsyncOpenRequiredError"`. */
   override readonly name = "AsyncOpenRequiredError";
