@@ -1,4 +1,4 @@
-import type { NumericArray } from "@rafkit/bits";
+import { type NumericArray, OutOfRangeError } from "@rafkit/bits";
 import { invalidArgType } from "./errors";
 
 // The typed arrays' own getters, not a subclass's: a kind, a length and memory no override can fake, from any realm.
@@ -60,8 +60,32 @@ export const DOUBLES = kind(8, "Float64Array");
 export function checkedBytes(bytes: unknown, what: string): Uint8Array {
   if (kindOf.call(bytes) !== "Uint8Array") throw invalidArgType(what, "a Uint8Array", bytes);
   const own = Object.getPrototypeOf(bytes);
-  if (own === Uint8Array.prototype || own === BUFFER_PROTOTYPE) return bytes as Uint8Array;
+  if ((own === Uint8Array.prototype || own === BUFFER_PROTOTYPE) && tellsTruth(bytes as Uint8Array))
+    return bytes as Uint8Array;
   return new Uint8Array(bufferOf.call(bytes), byteOffsetOf.call(bytes), lengthOf.call(bytes));
+}
+
+/** No own `length`, `byteOffset` or `buffer` property hides the array's real ones (what the codecs and checks read). */
+function tellsTruth(a: NumericArray | Uint8Array): boolean {
+  return (
+    a.length === lengthOf.call(a) &&
+    a.byteOffset === byteOffsetOf.call(a) &&
+    a.buffer === bufferOf.call(a)
+  );
+}
+
+/**
+ * Throws unless `a[from, to)` is still inside `a`: an async call copies its caller's bytes at its turn, and a
+ * resizable buffer may have shrunk (or been detached) meanwhile. Copying what is left would write or read short
+ * while counting the whole range. @internal
+ */
+export function checkStillInside(a: Uint8Array, to: number): void {
+  const length = lengthOf.call(a);
+  if (to > length) {
+    throw new OutOfRangeError(
+      `the buffer shrank to ${length} bytes before the call's turn, short of ${to}`,
+    );
+  }
 }
 
 /** `Buffer.prototype` where there is one (not in a browser): a `Buffer` is used as it is. */
@@ -77,6 +101,7 @@ export function checkedArray(array: unknown, kind: ArrayKind, what: string): Num
   if (name === undefined || !kind.names.includes(name))
     throw invalidArgType(what, kind.expected, array);
   const Plain = CONSTRUCTORS[name]!;
-  if (Object.getPrototypeOf(array) === Plain.prototype) return array as NumericArray;
+  if (Object.getPrototypeOf(array) === Plain.prototype && tellsTruth(array as NumericArray))
+    return array as NumericArray;
   return new Plain(bufferOf.call(array), byteOffsetOf.call(array), lengthOf.call(array));
 }

@@ -378,6 +378,49 @@ describe.each(["sync", "async"] as const)(
       await f.close();
       expect([...readFileSync(p)]).toEqual([0x61, 0x62, 1, 2, 3, 4]);
     });
+
+    test("a plain array's own length, byteOffset or buffer property is not believed either", async () => {
+      const p = tmp("own-props.bin");
+      writeFileSync(p, Uint8Array.of(0, 0, 0, 1, 0, 0, 0, 2));
+      const f = await open(kind, p, "rw");
+      const memory = new ArrayBuffer(16);
+      const ints = new Int32Array(memory, 8, 2);
+      Object.defineProperty(ints, "length", { value: 4 }); // used to fill memory[16…24), past the view's end
+      await f.readInts(ints);
+      expect([...new Int32Array(memory)]).toEqual([0, 0, 1, 2]);
+      const other = Int32Array.of(0x41414141, 0x41414141);
+      const zeros = new Int32Array(2);
+      Object.defineProperty(zeros, "buffer", { value: other.buffer }); // used to write other's bytes
+      await f.seek(0);
+      await f.writeInts(zeros);
+      const bytes = Uint8Array.of(7, 7, 7, 7);
+      Object.defineProperty(bytes, "length", { value: 200 }); // used to write 196 of the window's other bytes
+      await f.write(bytes);
+      await f.close();
+      expect([...readFileSync(p)]).toEqual([0, 0, 0, 0, 0, 0, 0, 0, 7, 7, 7, 7]);
+    });
+
+    // A resizable buffer may shrink between an async call and its turn: a call behind a flush copied what was left and
+    // counted the rest, writing bytes of the window from elsewhere in the file.
+    test.runIf(kind === "async")(
+      "bytes whose buffer shrank before the call's turn are refused, nothing of them written",
+      async () => {
+        const p = tmp("shrunk.bin");
+        const f = (await open(kind, p, "rw")) as AsyncRandomAccessFile;
+        await f.write(new Uint8Array(200).fill(0x53)); // pending in the window
+        await f.seek(100_000); // the next write flushes first
+        const memory = new ArrayBuffer(100, { maxByteLength: 100 });
+        const src = new Uint8Array(memory).fill(0x41);
+        const write = f.write(src, 0, 100);
+        const read = f.readAt(0, new Uint8Array(memory), 0, 50);
+        memory.resize(10);
+        await expect(write).rejects.toMatchObject({ code: "ERR_OUT_OF_RANGE" });
+        await expect(read).rejects.toMatchObject({ code: "ERR_OUT_OF_RANGE" });
+        expect(await f.getFilePointer()).toBe(100_000);
+        await f.close();
+        expect(readFileSync(p).length).toBe(200);
+      },
+    );
   },
 );
 

@@ -1,4 +1,5 @@
 import { EOFError } from "../errors";
+import { checkStillInside } from "../typed-arrays";
 import { ask, DIRECT_READ, EOF, FILL, READY, requestFlush, type Step } from "./request";
 import { MAX_POSITION, type Window } from "./window";
 
@@ -72,6 +73,7 @@ export function planReadBytes(
     if (i >= 0 && i < w.valid) {
       const k = Math.min(w.valid - i, rem);
       // The intrinsic `set`: a subclass's own would be handed a view of the window's memory to keep.
+      checkStillInside(dst, off + w.progress.transferred + k);
       setBytes.call(dst, w.buf.subarray(i, i + k), off + w.progress.transferred);
       w.progress.transferred += k;
       w.consume(k);

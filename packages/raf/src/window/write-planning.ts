@@ -1,3 +1,4 @@
+import { checkStillInside } from "../typed-arrays";
 import { ask, DIRECT_WRITE, READY, requestFlush, type Step } from "./request";
 import type { Window } from "./window";
 
@@ -46,7 +47,9 @@ export function planWriteBytes(w: Window, src: Uint8Array, off: number, len: num
     if (i >= 0 && i <= w.valid && i < w.capacity) {
       const k = Math.min(w.capacity - i, rem);
       if (!w.joins(i, i + k)) return requestFlush(w);
-      w.buf.set(src.subarray(off + w.progress.transferred, off + w.progress.transferred + k), i);
+      const from = off + w.progress.transferred;
+      checkStillInside(src, from + k);
+      w.buf.set(src.subarray(from, from + k), i);
       w.progress.transferred += k;
       w.mark(i, i + k);
       w.rawPointer += k;
