@@ -33,7 +33,7 @@ export class AsyncRandomAccessFile extends NodeAsyncRandomAccessFile {
     options: RandomAccessFileOptions = {},
   ): Promise<AsyncRandomAccessFile> {
     const target = browserTarget(path, mode, options);
-    // biome-ignore lint/complexity/noThisInStatic: super, so that the base factory builds this subclass.
+    // super, so that the base factory builds this subclass.
     return (await super.open(target.path, mode, target.options)) as AsyncRandomAccessFile;
   }
 
