@@ -3,6 +3,7 @@ import * as path from "node:path";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { KvError, open } from "../../src";
+import { realDirectory } from "../../src/store-dir";
 import { dataFiles, flipByte, tempDir } from "../helpers";
 
 const text = (b: Uint8Array | undefined) =>
@@ -245,6 +246,11 @@ describe("basic API", () => {
     await expect(open(path.join(dir, "a", "b"))).rejects.toMatchObject({ code: "ERR_KV_NO_STORE" });
     fs.writeFileSync(path.join(dir, "file"), "x");
     await expect(open(path.join(dir, "file"))).rejects.toMatchObject({ code: "ERR_KV_NO_STORE" });
+    // Under a file: missing (lstat throws ENOTDIR on every Node; stat did on Node 20, a raw error then).
+    await expect(open(path.join(dir, "file", "sub"))).rejects.toMatchObject({
+      code: "ERR_KV_NO_STORE",
+    });
+    expect(realDirectory.stat(path.join(dir, "file", "sub"), false)).toBeUndefined();
     const db = await open(path.join(dir, "new"));
     await db.close();
     expect(fs.statSync(path.join(dir, "new")).isDirectory()).toBe(true);
