@@ -217,6 +217,7 @@ export function* readArray(
     return;
   }
   w.begin();
+  if (bytes === 0) return; // no view of `dst`'s memory, which may be detached
   if (bytes >= w.capacity) {
     // Large: one read straight into `dst`'s own memory, then an in-place byte swap if needed.
     const raw = new Uint8Array(dst.buffer, dst.byteOffset + off * width, bytes);

@@ -400,6 +400,22 @@ describe.each(["sync", "async"] as const)(
       expect([...readFileSync(p)]).toEqual([0, 0, 0, 0, 0, 0, 0, 0, 7, 7, 7, 7]);
     });
 
+    test("a bulk read of 0 elements into a detached array does nothing, unbuffered too (an engine TypeError before)", async () => {
+      for (const bufferSize of [0, 8192]) {
+        const f = await open(kind, tmp("detached.bin"), "rw", { bufferSize });
+        const ints = new Int32Array(4);
+        structuredClone(ints.buffer, { transfer: [ints.buffer] });
+        await f.readInts(ints);
+        await expect((async () => f.readInts(ints, 0, 1))()).rejects.toMatchObject({
+          code: "ERR_OUT_OF_RANGE",
+        });
+        await f.close();
+        await expect((async () => f.readInts(ints))()).rejects.toMatchObject({
+          code: "ERR_RAF_CLOSED",
+        });
+      }
+    });
+
     // A resizable buffer may shrink between an async call and its turn: a call behind a flush copied what was left and
     // counted the rest, writing bytes of the window from elsewhere in the file.
     test.runIf(kind === "async")(
