@@ -75,9 +75,9 @@ function tellsTruth(a: NumericArray | Uint8Array): boolean {
 }
 
 /**
- * Throws unless `a` still holds `to` bytes (a range ending there): an async call copies its caller's bytes at its turn, and a
- * resizable buffer may have shrunk (or been detached) meanwhile. Copying what is left would write or read short
- * while counting the whole range. @internal
+ * Throws unless `a` still holds `to` bytes (a range ending there): an async call copies its caller's bytes at its
+ * turn, and a resizable buffer may have shrunk (or been detached) meanwhile. Copying what is left would write or
+ * read short while counting the whole range. @internal
  */
 export function checkStillInside(a: Uint8Array, to: number): void {
   const length = lengthOf.call(a);
