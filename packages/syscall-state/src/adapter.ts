@@ -205,6 +205,16 @@ function stateReader(stateName: CaptureStateName): () => number {
   return windowsStateReader(stateName);
 }
 
+// A misspelt convention must not read as "negative": a failing BOOL call would pass as success.
+function checkFailure(failure: FailureConvention): void {
+  if (failure !== "negative" && failure !== "zero") {
+    throw fail(
+      `Unknown failure convention '${String(failure)}'; valid conventions are negative, zero`,
+      "ERR_INVALID_ARG_VALUE",
+    );
+  }
+}
+
 function checkTarget(fn: NativeFunction): void {
   // The type first: `null` has no `info` to read.
   const kind =
@@ -292,7 +302,7 @@ export type FailureConvention = "negative" | "zero";
  * under the `"zero"` convention) becomes `-errno` (or `-GetLastError()`), read by the very next native
  * call after the system call, before any other JavaScript or native code of ours runs. The value is also
  * kept in this thread's slot ({@link lastErrno}). Throws a `TypeError` naming the valid choices for an
- * unknown `stateName` or a target that does not return an integer. `.async(...)` makes the call on libuv's
+ * unknown `stateName` or `failure`, or a target that does not return an integer. `.async(...)` makes the call on libuv's
  * thread pool; in a Bun worker it makes it on the worker's own thread (Bun 1.4 crashes when a worker ends with
  * koffi calls in flight), so a call that waits (`F_SETLKW`, a FIFO's open) blocks that worker.
  *
@@ -308,6 +318,7 @@ export function adaptSystemCall(
   failure: FailureConvention = "negative",
 ): AdaptedSystemCall {
   checkTarget(fn);
+  checkFailure(failure);
   const read = stateReader(stateName);
   const adapted = synchronous(fn, read, failure === "zero");
   const failed = failure === "zero" ? (r: number) => r === 0 : (r: number) => r < 0;

@@ -133,6 +133,16 @@ describe.skipIf(!available)("adaptSystemCall", () => {
     expect(() => adaptSystemCall(fcntl, "errnoo" as never)).toThrow(
       /valid names are errno, GetLastError, WSAGetLastError/,
     );
+    // A misspelt convention read as "negative" would pass a failing BOOL call (0) as success.
+    for (const failure of ["Zero", "zer0", 0, null]) {
+      expect(() => adaptSystemCall(fcntl, "errno", failure as never)).toThrow(
+        expect.objectContaining({
+          name: "TypeError",
+          code: "ERR_INVALID_ARG_VALUE",
+          message: expect.stringMatching(/valid conventions are negative, zero/),
+        }),
+      );
+    }
     if (process.platform !== "win32") {
       expect(() => adaptSystemCall(fcntl, "GetLastError")).toThrow(/Windows only/);
       expect(() => adaptSystemCallExplicit(fcntl, "WSAGetLastError")).toThrow(/Windows only/);
