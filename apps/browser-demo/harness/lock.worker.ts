@@ -69,6 +69,18 @@ self.onmessage = async ({ data }: MessageEvent<Message>) => {
           await async!.writeIntAt(n, n / 4);
         }
         break;
+      case "bump":
+        // Lock, read, change, write, release: the int at 0 must be the last holder's, not this window's.
+        await take("lock", false);
+        if (sync) {
+          const n = sync.length() < 4 ? 0 : sync.readIntAt(0);
+          sync.writeIntAt(0, n + 1);
+        } else {
+          const n = (await async!.length()) < 4 ? 0 : await async!.readIntAt(0);
+          await async!.writeIntAt(0, n + 1);
+        }
+        await lock?.release();
+        break;
       case "release":
         await lock?.release();
         break;
@@ -81,7 +93,9 @@ self.onmessage = async ({ data }: MessageEvent<Message>) => {
     if (sync && (data.op === "release" || data.op === "close"))
       await new Promise((r) => setTimeout(r));
     const file = sync ?? async;
+    const value = data.op === "bump" ? await file!.readIntAt(0) : undefined;
     self.postMessage({
+      value,
       ok: true,
       granted,
       held: lock?.isValid() === true,

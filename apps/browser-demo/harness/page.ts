@@ -11,6 +11,7 @@ type Reply = {
   shared?: boolean;
   said?: string;
   length?: number;
+  value?: number;
   error?: string;
 };
 
@@ -81,7 +82,35 @@ async function contended(kinds: readonly ["async" | "sync", "async" | "sync"]): 
   }
 }
 
+/**
+ * Two workers taking turns at lock, read, increment, write, release on one int: each holder must read the
+ * last holder's int, not the bytes its own window kept from its previous turn.
+ */
+async function counter(kinds: readonly ["async" | "sync", "async" | "sync"]): Promise<void> {
+  const path = `locks/counter-${kinds.join("-")}-${Date.now()}.bin`;
+  const a = lockWorker();
+  const b = lockWorker();
+  try {
+    await a.send({ op: "open", path, kind: kinds[0] });
+    await b.send({ op: "open", path, kind: kinds[1] });
+    const values: (number | undefined)[] = [];
+    for (const w of [a, b, a, b, a]) values.push((await w.send({ op: "bump" })).value);
+    eq(values, [1, 2, 3, 4, 5], "each turn reads the last holder's int");
+    await a.send({ op: "close" });
+    await b.send({ op: "close" });
+  } finally {
+    a.worker.terminate();
+    b.worker.terminate();
+  }
+}
+
 const lockCases: Record<string, () => unknown> = {
+  "a lock forgets the window's cached bytes: two workers take turns incrementing one int (sync class, async class, mixed)":
+    async () => {
+      await counter(["sync", "sync"]);
+      await counter(["async", "async"]);
+      await counter(["sync", "async"]);
+    },
   "the async class's lock/tryLock contended between two workers (null under an exclusive holder, shared + shared, granted after release and after close)":
     () => contended(["async", "async"]),
   "the sync class's lockAsync/tryLockAsync contended between two workers": () =>

@@ -10,6 +10,7 @@ import {
 } from "./async/primitive-methods";
 import { ClosedError } from "./errors";
 import { endHandOff, handed, handOff } from "./hand-off";
+import { FORGET_CACHED, IN_TURN } from "./hooks";
 import { type Guard, guard, unguard } from "./leak-guard";
 import { type AsyncFileLock, HeldLocks, type LockOptions } from "./locks";
 import { latin1Of, openWindow, planOpen, rejectDirectoryAsync } from "./open-file";
@@ -43,12 +44,6 @@ import type { Window } from "./window/window";
 
 /** Lets only `AsyncRandomAccessFile.open` construct. */
 const OPENING = Symbol("opening");
-
-/**
- * @internal The key of the hook that runs a job in an instance's call order (the browser entry's Web Locks);
- * a symbol, so it stays off the public surface both classes share.
- */
-export const IN_TURN: unique symbol = Symbol("rafkit.inTurn");
 
 /**
  * `RandomAccessFile` for servers: the same methods, names and semantics, returning Promises, over the
@@ -172,6 +167,11 @@ export class AsyncRandomAccessFile
    */
   protected [IN_TURN]<T>(job: () => Promise<T>): Promise<T> {
     return this.#d.enqueue(job);
+  }
+
+  /** @internal The browser entry's: a Web Lock was granted (in its turn, see {@link IN_TURN}). */
+  protected [FORGET_CACHED](): void {
+    this.#w.discard();
   }
 
   // ---- DataInput ----

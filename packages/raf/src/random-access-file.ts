@@ -9,6 +9,7 @@ import {
 import type { RandomAccessFileApi } from "./api";
 import { EOFError } from "./errors";
 import { endHandOff, handed, handOff } from "./hand-off";
+import { FORGET_CACHED } from "./hooks";
 import { type Guard, guard, unguard } from "./leak-guard";
 import { FileLock, HeldLocks, type LockOptions, lockGranted, lockRequest, planLock } from "./locks";
 import { closeQuietly, latin1Of, openWindow, planOpen, rejectDirectory } from "./open-file";
@@ -330,6 +331,11 @@ export class RandomAccessFile
     }
     if (!granted) return null;
     return this.#locks.add(new FileLock(range, this.#locks, (l) => this.#unlock(l)));
+  }
+
+  /** @internal The browser entry's: a Web Lock was granted, after a flush. */
+  protected [FORGET_CACHED](): void {
+    this.#w.discard();
   }
 
   #unlock(held: FileLock): void {

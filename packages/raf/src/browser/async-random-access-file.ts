@@ -1,8 +1,6 @@
 import type { FileMode } from "@rafkit/syscall-state/browser";
-import {
-  IN_TURN,
-  AsyncRandomAccessFile as NodeAsyncRandomAccessFile,
-} from "../async-random-access-file";
+import { AsyncRandomAccessFile as NodeAsyncRandomAccessFile } from "../async-random-access-file";
+import { FORGET_CACHED, IN_TURN } from "../hooks";
 import { AsyncFileLock, type LockRange } from "../locks";
 import type { RandomAccessFileOptions } from "../options";
 import { HeldWebLocks, type WebLockOptions } from "./held-web-locks";
@@ -41,7 +39,7 @@ export class AsyncRandomAccessFile extends NodeAsyncRandomAccessFile {
    * An exclusive (default) or shared lock on this file: a Web Lock on its path, across the origin's workers
    * and pages; resolves once granted. As on Node: Java's checks first (`LockModeError` for an exclusive lock
    * on a file opened `"r"`, a `RangeError` for a bad range, `OverlappingFileLockError` for a range this
-   * instance holds or waits for), it flushes first, takes its turn among the file's operations (those
+   * instance holds or waits for), it flushes first, forgets the window's cached bytes once granted, takes its turn among the file's operations (those
    * called after it run once it is granted), and {@link close} cancels it while it waits (`ClosedError`);
    * `options.signal` can too. Web Locks are by name, so it covers the **whole file** whatever
    * `position`/`size` say: a second lock of this instance is refused too unless both are shared. The lock
@@ -67,9 +65,12 @@ export class AsyncRandomAccessFile extends NodeAsyncRandomAccessFile {
     const flushed = this.#flushed();
     return this[IN_TURN](async () => {
       await flushed();
-      return this.#webLocks.take(range, wait, options.signal, (granted, owner) => {
+      const taken = await this.#webLocks.take(range, wait, options.signal, (granted, owner) => {
         return new AsyncFileLock(granted, owner, (lock) => this.#release(lock));
       });
+      // The last holder may have changed the window's bytes, as on Node (nothing was written meanwhile: in turn).
+      if (taken !== null) this[FORGET_CACHED]();
+      return taken;
     });
   }
 

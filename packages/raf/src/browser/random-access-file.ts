@@ -4,6 +4,7 @@ import {
   systemCallError,
   withOpenDescriptor,
 } from "@rafkit/syscall-state/browser";
+import { FORGET_CACHED } from "../hooks";
 import { FileLock, type LockOptions } from "../locks";
 import { closeQuietly, planOpen } from "../open-file";
 import type { RandomAccessFileOptions } from "../options";
@@ -81,7 +82,8 @@ export class RandomAccessFile extends NodeRandomAccessFile {
    * for an exclusive lock on a file opened `"r"`, a `RangeError` for a bad range, and
    * `OverlappingFileLockError` for a range this instance holds or waits for. Web Locks are by name, so it
    * covers the **whole file** whatever `position`/`size` say: a second lock of this instance is refused too
-   * unless both are shared. Flushes first, as `lock()` does. The lock is Node's `FileLock`: `release()`
+   * unless both are shared. Flushes first and, once granted, forgets the window's cached bytes, as `lock()`
+   * does (writes made while it waits are flushed then; a failure there gives the lock up). The lock is Node's `FileLock`: `release()`
    * (synchronous: flushes, then lets the Web Lock go) or {@link close} releases it; other contexts can take
    * it once this worker's current task yields, as `navigator.locks` releases on a later turn; a request in
    * this worker made after the release waits for it, so it is granted here as on Node.
@@ -98,13 +100,29 @@ export class RandomAccessFile extends NodeRandomAccessFile {
   async #take(options: WebLockOptions, wait: boolean): Promise<FileLock | null> {
     const range = this.#webLocks.plan(options);
     this.flush();
-    return this.#webLocks.take(range, wait, options.signal, (granted, owner) => {
+    const taken = await this.#webLocks.take(range, wait, options.signal, (granted, owner) => {
       return new FileLock(granted, owner, (lock) => {
         // Flushed first, so the next holder sees what was written under the lock (a failure keeps it held).
         this.flush();
         void this.#webLocks.release(lock);
       });
     });
+    if (taken !== null) this.#granted(taken);
+    return taken;
+  }
+
+  /**
+   * Forgets the window's bytes, which the last holder may have changed, as a lock on Node does. Writes made
+   * while the lock was awaited are flushed first; if that fails, the lock goes and the error is thrown.
+   */
+  #granted(taken: FileLock): void {
+    try {
+      this.flush();
+    } catch (error) {
+      void this.#webLocks.release(taken);
+      throw error;
+    }
+    this[FORGET_CACHED]();
   }
 
   /** Flushes and closes, as in Node, and releases the Web Locks this instance holds. */
