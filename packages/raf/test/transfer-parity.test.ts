@@ -21,6 +21,7 @@ type Transfer = {
 };
 
 const big = new Uint8Array(1000).fill(0xee);
+const large = new Uint8Array(3000).fill(0xee);
 const transfers: Transfer[] = [
   {
     name: "read",
@@ -115,6 +116,78 @@ describe.each(backends)(
         // Both: the failing flush surfaced on this call (the write it kept reached the file at close).
         expect(async?.result).toBe("ENOSPC");
         expect(async?.file.slice(10_000, 10_004)).toEqual([1, 2, 3, 4]);
+      },
+    );
+
+    test.each([
+      ["clean", false],
+      ["next to a pending write", true],
+    ] as const)(
+      "a large write whose first pwrite is short, then fails, fails in both classes (%s): the rest is not kept",
+      async (_name, pending) => {
+        for (const cls of ["sync", "async"] as const) {
+          const p = tmp(`${cls}-short.bin`);
+          writeFileSync(p, pattern());
+          const backend = faultBackend(getBackend(kind));
+          // 2500 of 3000 bytes reach the file, then the disk is full: the 500 left fit the window.
+          const options = { backend, bufferSize: 1024 };
+          const rules = () => {
+            backend.inject({
+              call: "pwrite",
+              shortTransfer: 2500,
+              times: 1,
+              when: (c) => c.length === 3000,
+            });
+            backend.inject({
+              call: "pwrite",
+              errno: "ENOSPC",
+              when: (c) => c.position >= 4500 && c.position < 5000,
+            });
+          };
+          let result: unknown = "ok";
+          let pointer: number;
+          let closed: unknown = "ok";
+          if (cls === "sync") {
+            const f = new RandomAccessFile(p, "rw", options);
+            if (pending) f.writeIntAt(10_000, 0x01020304);
+            f.seek(2000);
+            rules();
+            try {
+              f.write(large);
+            } catch (e) {
+              result = codeOf(e);
+            }
+            pointer = f.getFilePointer();
+            try {
+              f.close();
+            } catch (e) {
+              closed = codeOf(e);
+            }
+          } else {
+            const f = await AsyncRandomAccessFile.open(p, "rw", options);
+            if (pending) await f.writeIntAt(10_000, 0x01020304);
+            await f.seek(2000);
+            rules();
+            await f.write(large).catch((e: unknown) => {
+              result = codeOf(e);
+            });
+            pointer = await f.getFilePointer();
+            await f.close().catch((e: unknown) => {
+              closed = codeOf(e);
+            });
+          }
+          // As the JDK: the write throws, the pointer is after the bytes that reached the file.
+          const expected = pattern();
+          expected.fill(0xee, 2000, 4500);
+          if (pending) expected.set([1, 2, 3, 4], 10_000);
+          expect({ cls, result, pointer, closed }).toEqual({
+            cls,
+            result: "ENOSPC",
+            pointer: 4500,
+            closed: "ok",
+          });
+          expect(readFileSync(p).equals(expected)).toBe(true);
+        }
       },
     );
 

@@ -31,7 +31,7 @@ export function planFlush(w: Window): Step {
   return w.dirty ? requestFlush(w) : READY;
 }
 
-/** Plans writing `len` bytes of `src[off…]` at the pointer, `progress.transferred` so far. Transfers of at least the capacity bypass the window. */
+/** Plans writing `len` bytes of `src[off…]` at the pointer, `progress.transferred` so far. Transfers of at least the capacity bypass the window, all of them. */
 export function planWriteBytes(w: Window, src: Uint8Array, off: number, len: number): Step {
   w.settle();
   // The pointer has moved over what was transferred: the same test on every call, so the first one decides.
@@ -39,7 +39,9 @@ export function planWriteBytes(w: Window, src: Uint8Array, off: number, len: num
   for (;;) {
     const rem = len - w.progress.transferred;
     if (rem === 0) return READY;
-    if (rem >= w.capacity) {
+    // `len`, not `rem`: after a short direct write the rest goes direct too, so a failure fails this write
+    // (as the JDK's) rather than leaving the rest in the window behind a successful answer.
+    if (len >= w.capacity) {
       if (w.dirty) return requestFlush(w);
       return ask(w, DIRECT_WRITE, true, src, off + w.progress.transferred, rem, w.rawPointer);
     }
