@@ -2,7 +2,7 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import { type DamageNote, readDamaged, writeDamaged } from "./damage-file";
 import { KvError } from "./errors";
-import { dataFileName, hintFileName } from "./file-names";
+import { dataFileName, hintFileName, INCOMPLETE_BACKUP_FILE } from "./file-names";
 import { decodeHint } from "./hint-file";
 import { readMarker, writeMarker } from "./marker";
 import { StoreDir } from "./store-dir";
@@ -24,7 +24,9 @@ const CHUNK = 1 << 20;
  * Copies the store into `dest` (missing, or an empty directory), as one synchronous step with no compaction
  * running: every data file up to its content end at this moment (so every write acknowledged before, and none
  * cut in half), the sealed files' hints, and the marker. Each file is written under a temp name, fsynced and
- * renamed, and the directory fsynced, so a crash during a backup leaves no file that looks complete but is not.
+ * renamed, and the directory fsynced, so a crash during a backup leaves no file that looks complete but is not; and
+ * the directory holds `BACKUP-INCOMPLETE` until the copy is whole, so a copy cut short does not open as a store with
+ * keys missing. A backup that fails removes what it wrote (and the directory, if it made it).
  * `flushFailed` reports a failed flush of the active file's buffered appends (the store stops, as for any failed
  * write).
  *
@@ -55,7 +57,14 @@ export function backupStore(
       abs,
     );
   }
-  if (stat === undefined) {
+  try {
+    state.active?.flush(); // under `never`, acknowledged writes may still be buffered
+  } catch (error) {
+    flushFailed(error);
+    throw error;
+  }
+  const created = stat === undefined;
+  if (created) {
     try {
       ops.makeDirectory(abs);
     } catch (error) {
@@ -69,16 +78,27 @@ export function backupStore(
         { cause: error },
       );
     }
-    ops.syncDirectory(path.dirname(abs));
   }
   const to = new StoreDir(ops.realPath(abs), ops);
-  const active = state.active;
+  let copied: BackupResult;
   try {
-    active?.flush(); // under `never`, acknowledged writes may still be buffered
+    if (created) ops.syncDirectory(path.dirname(abs));
+    // Marked incomplete until whole: a copy cut short by a crash has data files that look like a store's.
+    to.ops.writeFileSynced(to.file(INCOMPLETE_BACKUP_FILE), new Uint8Array(0));
+    to.sync();
+    copied = copyStore(state, to);
+    to.remove(INCOMPLETE_BACKUP_FILE);
+    to.sync();
   } catch (error) {
-    flushFailed(error);
+    undoBackup(to, created);
     throw error;
   }
+  return copied;
+}
+
+/** Copies the files of `state` into `to` (see {@link backupStore}). */
+function copyStore(state: StoreState, to: StoreDir): BackupResult {
+  const active = state.active;
   let bytes = 0;
   const ids = [...state.files.keys()].sort((a, b) => a - b);
   const buffer = new Uint8Array(CHUNK);
@@ -115,6 +135,28 @@ export function backupStore(
   if (damage.length > 0) writeDamaged(to, damage);
   to.sync();
   return { dir: to.path, files: ids.length, bytes };
+}
+
+/**
+ * A failed backup changes nothing: what it wrote into `to` (missing or empty before) goes, the marker of an
+ * incomplete backup last, then the directory if the backup made it. Best effort: the backup's error is the one thrown.
+ */
+function undoBackup(to: StoreDir, created: boolean): void {
+  const attempt = (step: () => void) => {
+    try {
+      step();
+    } catch {}
+  };
+  let names: string[] = [];
+  attempt(() => {
+    names = to.list();
+  });
+  for (const name of names) if (name !== INCOMPLETE_BACKUP_FILE) attempt(() => to.remove(name));
+  attempt(() => to.sync());
+  attempt(() => to.remove(INCOMPLETE_BACKUP_FILE));
+  if (!created) return;
+  attempt(() => to.ops.removeDirectory?.(to.path));
+  attempt(() => to.ops.syncDirectory(path.dirname(to.path)));
 }
 
 /**

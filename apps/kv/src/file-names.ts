@@ -7,13 +7,16 @@ import type { StoreDir } from "./store-dir";
  * - `MERGED`: the compaction marker, naming the first data file id still in use (all lower ids are obsolete);
  * - `LOCK`: the lock file, holding the writer's pid;
  * - `DAMAGED`: damaged records a read found after open, until a repair (see `damage-file.ts`);
- * - `*.tmp`: files being written (a compaction output, a hint, a marker), removed on open.
+ * - `*.tmp`: files being written (a compaction output, a hint, a marker), removed on open;
+ * - `BACKUP-INCOMPLETE`: in a backup's directory until the backup is whole: a copy cut short does not open.
  */
 export const LOCK_FILE = "LOCK";
 /** See {@link LOCK_FILE}. */
 export const MARKER_FILE = "MERGED";
 /** See {@link LOCK_FILE}. */
 export const DAMAGE_FILE = "DAMAGED";
+/** See {@link LOCK_FILE}. */
+export const INCOMPLETE_BACKUP_FILE = "BACKUP-INCOMPLETE";
 
 /** The largest data file id: it fits the key directory's 32-bit file field and the 10-digit names. */
 export const MAX_FILE_ID = 0x7fffffff;

@@ -1,6 +1,6 @@
 import * as path from "node:path";
 import { KvError } from "./errors";
-import { isDataFileName, LOCK_FILE, MARKER_FILE } from "./file-names";
+import { INCOMPLETE_BACKUP_FILE, isDataFileName, LOCK_FILE, MARKER_FILE } from "./file-names";
 import type { OpenOptions } from "./options";
 import type { DirectoryOps, StoreDir } from "./store-dir";
 
@@ -82,6 +82,9 @@ export function ensureDirectory(ops: DirectoryOps, dir: string, create: boolean)
     try {
       ops.makeDirectory(abs);
     } catch (error) {
+      // A missing parent, or a file in the way, is no store; EACCES, EROFS and the like are the OS's errors.
+      const code = (error as { code?: unknown }).code;
+      if (code !== "ENOENT" && code !== "ENOTDIR") throw error;
       throw new KvError(
         "ERR_KV_NO_STORE",
         `cannot create store directory ${abs}: ${(error as Error).message}`,
@@ -107,6 +110,14 @@ export function checkIsStore(dir: StoreDir, create: boolean): void {
   // One listing: another process's first open of the same new store, making its first data file meanwhile, is in
   // it or not. Two listings could see no data file, then that one as another program's file.
   const names = dir.list();
+  // Its data files look like a store's, with keys missing: refused whatever else is there.
+  if (names.includes(INCOMPLETE_BACKUP_FILE)) {
+    throw new KvError(
+      "ERR_KV_NO_STORE",
+      `${dir.path} is an incomplete backup (the backup into it failed or was cut short): back up again into an empty directory`,
+      dir.path,
+    );
+  }
   // A writable open makes a data file at once, and compaction leaves a marker.
   if (names.includes(MARKER_FILE) || names.some(isDataFileName)) return;
   // A LOCK and temp files are what an interrupted first open leaves.

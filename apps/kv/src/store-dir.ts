@@ -30,6 +30,8 @@ export interface DirectoryOps {
   rename(from: string, to: string): void;
   /** `unlink`; a missing file is no error. */
   remove(path: string): void;
+  /** `rmdir` of an empty directory, to undo a failed backup's; without it, that directory stays (empty). */
+  removeDirectory?(path: string): void;
   /** fsyncs a directory: its creations, renames and unlinks survive a power loss. */
   syncDirectory(dir: string): void;
   /** A whole (small) file's bytes. */
@@ -72,6 +74,7 @@ export const realDirectory: DirectoryOps = {
   realPath: (p) => fs.realpathSync(p),
   rename: (from, to) => fs.renameSync(from, to),
   remove: (p) => fs.rmSync(p, { force: true }),
+  removeDirectory: (p) => fs.rmdirSync(p),
   syncDirectory,
   readFile: readWholeFile,
   writeFileSynced: (p, bytes) => writeFileSynced(p, bytes, getBackend()),

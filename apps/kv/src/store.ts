@@ -324,7 +324,9 @@ export class Store {
 
   /**
    * Copies the store into `dest` (missing, or an empty directory) while it stays open: a consistent copy that opens
-   * with every write acknowledged before the backup began. Waits for a running compaction first.
+   * with every write acknowledged before the backup began. Waits for a running compaction first. A backup that
+   * fails removes what it wrote; one cut short by a crash leaves a directory that refuses to open
+   * (`ERR_KV_NO_STORE`, "is an incomplete backup").
    */
   async backup(dest: string): Promise<BackupResult> {
     this.#checkOpen();

@@ -5,6 +5,7 @@ import { createInterface } from "node:readline";
 import { getBackend } from "@rafkit/syscall-state";
 import { describe, expect, it } from "vitest";
 import { open } from "../src";
+import { type DirectoryOps, realDirectory } from "../src/store-dir";
 import { tempDir } from "./helpers";
 import { rafkv } from "./rafkv";
 
@@ -72,6 +73,79 @@ describe("backup", () => {
     const r = await rafkv([dir, "backup", path.join(file, "copy")]);
     expect(r.code).toBe(2);
     expect(r.err).toMatch(/^rafkv: cannot create backup directory /);
+  });
+});
+
+/** The real directory, but renaming data files into `dest` fails from the `n`th on; `dead` also fails every later call. */
+function failingAt(dest: string, n: number, dead: boolean): DirectoryOps {
+  let renamed = 0;
+  let died = false;
+  const inDest = (p: string) => p.startsWith(`${dest}${path.sep}`);
+  const guarded =
+    <A extends unknown[], R>(f: (...a: A) => R) =>
+    (...a: A): R => {
+      if (died && a.some((x) => typeof x === "string" && inDest(x)))
+        throw Object.assign(new Error("EIO: the process died"), { code: "EIO" });
+      return f(...a);
+    };
+  return {
+    ...realDirectory,
+    list: guarded(realDirectory.list),
+    remove: guarded(realDirectory.remove),
+    removeDirectory: guarded((p: string) => realDirectory.removeDirectory?.(p)),
+    syncDirectory: guarded(realDirectory.syncDirectory),
+    writeFileSynced: guarded(realDirectory.writeFileSynced),
+    openData: guarded(realDirectory.openData),
+    rename(from, to) {
+      if (inDest(to) && to.endsWith(".data") && ++renamed >= n) {
+        died = dead;
+        throw Object.assign(new Error("ENOSPC: no space left on device"), { code: "ENOSPC" });
+      }
+      guarded(realDirectory.rename)(from, to);
+    },
+  };
+}
+
+describe("a backup that fails", () => {
+  it("leaves the destination as it was: missing, or empty (rafkv: a failed command changes nothing)", async () => {
+    for (const existing of [false, true]) {
+      const dir = tempDir();
+      const dest = path.join(tempDir(), "copy");
+      if (existing) fs.mkdirSync(dest);
+      const db = await open(dir, { maxFileSize: 100, directory: failingAt(dest, 3, false) });
+      for (let i = 0; i < 12; i++) await db.put(`k${i}`, "v".repeat(60));
+      await expect(db.backup(dest)).rejects.toMatchObject({ code: "ENOSPC" });
+      expect(existing ? fs.readdirSync(dest) : fs.existsSync(dest)).toEqual(existing ? [] : false);
+      // The store is unharmed, and a backup into the same place works once the disk has room.
+      expect(await db.getString("k11")).toBe("v".repeat(60));
+      await db.close();
+      const again = await open(dir);
+      await again.backup(dest);
+      await again.close();
+      const copy = await open(dest);
+      expect(await copy.getString("k0")).toBe("v".repeat(60));
+      await copy.close();
+    }
+  });
+
+  it("cut short by a crash, leaves a copy that refuses to open rather than one missing keys", async () => {
+    const dir = tempDir();
+    const dest = path.join(tempDir(), "copy");
+    const db = await open(dir, { maxFileSize: 100, directory: failingAt(dest, 3, true) });
+    for (let i = 0; i < 12; i++) await db.put(`k${i}`, "v".repeat(60));
+    await expect(db.backup(dest)).rejects.toMatchObject({ code: "ENOSPC" });
+    await db.close();
+    // Two data files made it in before the crash: they would open as a store of two keys.
+    expect(fs.readdirSync(dest).filter((n) => n.endsWith(".data"))).toHaveLength(2);
+    for (const readOnly of [true, false]) {
+      await expect(open(dest, { readOnly })).rejects.toMatchObject({
+        code: "ERR_KV_NO_STORE",
+        message: expect.stringMatching(/is an incomplete backup/),
+      });
+    }
+    const r = await rafkv([dest, "get", "k0"]);
+    expect(r.code).toBe(2);
+    expect(r.err).toMatch(/is an incomplete backup/);
   });
 });
 

@@ -3,6 +3,7 @@ import * as path from "node:path";
 import { describe, expect, it } from "vitest";
 import { open } from "../src";
 import { HEADER_SIZE } from "../src/record";
+import { realDirectory } from "../src/store-dir";
 import { dataFiles, flipByte, recordOffsets, tempDir } from "./helpers";
 
 // Damage in a data file that a hint file covers: open trusts the hint (it does not read those records), so the
@@ -287,6 +288,19 @@ describe("directories that are not stores", () => {
     expect(fs.existsSync(missing)).toBe(false);
     await (await open(empty)).close(); // an empty directory becomes a store
     expect(dataFiles(empty).length).toBe(1);
+  });
+
+  it("a directory the OS refuses to make (EACCES, EROFS) is the OS's error, not a missing directory", async () => {
+    for (const code of ["EACCES", "EROFS"]) {
+      const directory = {
+        ...realDirectory,
+        makeDirectory: () => {
+          throw Object.assign(new Error(`${code}: refused, mkdir`), { code });
+        },
+      };
+      const dir = path.join(tempDir(), "store");
+      await expect(open(dir, { directory })).rejects.toMatchObject({ code });
+    }
   });
 });
 
