@@ -1,3 +1,4 @@
+import { fileURLToPath } from "node:url";
 import { defineConfig, type Options } from "tsup";
 
 /**
@@ -6,9 +7,12 @@ import { defineConfig, type Options } from "tsup";
  */
 const NODE_TYPES = '/// <reference types="node" />';
 
+/** The CJS builds' `import.meta.url`: the file's URL, encoded (tsup's `shims` does not encode it). */
+const CJS_IMPORT_META_URL = fileURLToPath(new URL("./tsup.cjs-import-meta.ts", import.meta.url));
+
 /**
  * Every package ships ESM + CJS with .d.ts/.d.cts for each, built for the Node versions in `engines`. What is marked
- * `@internal` stays out of the .d.ts (`check:packed` checks it).
+ * `@internal` stays out of the .d.ts (`check:packed` checks it). In CJS, `import.meta.url` is the file's own URL.
  * `nodeTypes`: its types name Node's, so its .d.ts files reference `@types/node` ({@link NODE_TYPES}).
  */
 export function packageBuildConfig(
@@ -27,6 +31,11 @@ export function packageBuildConfig(
     sourcemap: true,
     clean: true,
     target: "node20",
+    esbuildOptions(options, { format }) {
+      if (format !== "cjs") return;
+      options.define = { ...options.define, "import.meta.url": "rafkitImportMetaUrl" };
+      options.inject = [...(options.inject ?? []), CJS_IMPORT_META_URL];
+    },
     ...extra,
   });
 }

@@ -47,7 +47,8 @@ try {
 
   // A consumer project that depends on this package only; its @rafkit dependencies come from their
   // tarballs (standing in for the registry) and everything else from the npm registry.
-  const app = join(work, "consumer");
+  // A `#` in the path: a CJS build that made `import.meta.url` unencoded lost everything after it (koffi too).
+  const app = join(work, "consumer #1");
   cpSync(join(pkgDir, "test", "smoke"), app, { recursive: true });
   const overrides = Object.fromEntries(
     [...tarballs]

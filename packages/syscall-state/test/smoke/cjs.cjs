@@ -13,6 +13,13 @@ const { faultBackend } = require("@rafkit/syscall-state/testing");
 
 const dir = mkdtempSync(join(tmpdir(), "rafkit-smoke-cjs-"));
 try {
+  // koffi ships a binary for these: the native backend must load here (it did not, once, under a `#` in the path).
+  if (
+    ["linux-x64", "linux-arm64", "darwin-x64", "darwin-arm64", "win32-x64"].includes(
+      `${process.platform}-${process.arch}`,
+    )
+  )
+    assert.equal(isNativeAvailable(), true, "the native backend loads");
   const backend = getBackend();
   const fd = backend.open(join(dir, "f.bin"), "rw");
   assert.ok(fd >= 0, `open failed: ${fd}`);

@@ -16,6 +16,13 @@ import { faultBackend } from "@rafkit/syscall-state/testing";
 
 const dir = mkdtempSync(join(tmpdir(), "rafkit-smoke-esm-"));
 try {
+  // koffi ships a binary for these: the native backend must load here.
+  if (
+    ["linux-x64", "linux-arm64", "darwin-x64", "darwin-arm64", "win32-x64"].includes(
+      `${process.platform}-${process.arch}`,
+    )
+  )
+    assert.equal(isNativeAvailable(), true, "the native backend loads");
   const backends = [nodeBackend()];
   if (isNativeAvailable()) backends.push(getBackend("native"));
   for (const backend of backends) {
