@@ -2,6 +2,9 @@ import { existsSync, readdirSync } from "node:fs";
 import { join } from "node:path";
 import { defineConfig, type Options } from "tsup";
 
+/** The Node entry of syscall-state, as the shared sources import it. */
+const SYSCALL_STATE = /^@rafkit\/syscall-state$/;
+
 /**
  * A package's browser build: ESM (and CJS) for browsers, where every `node:` import of the shared sources resolves to
  * the package's own `src/browser/node-shims/<module>.ts` (a browser's answer, e.g. the errno table for
@@ -31,11 +34,19 @@ export function browserBuildConfig(entry: Record<string, string>, inject: string
     sourcemap: true,
     clean: false,
     removeNodeProtocol: false,
+    // Not external as it is written: the plugin below names the browser entry instead.
+    noExternal: [SYSCALL_STATE],
     inject: inject.map((name) => join(shims, name)),
     esbuildPlugins: [
       {
         name: "rafkit-node-shims",
         setup(build) {
+          // The shared sources import the Node entry of syscall-state; the browser build names its browser entry,
+          // so a bundler that sets no `browser` condition (rollup's node-resolve, esbuild's neutral) gets it too.
+          build.onResolve({ filter: SYSCALL_STATE }, () => ({
+            path: "@rafkit/syscall-state/browser",
+            external: true,
+          }));
           build.onResolve({ filter: /^node:/ }, (args) => {
             const file = join(shims, `${args.path.slice("node:".length)}.ts`);
             if (existsSync(file)) return { path: file };

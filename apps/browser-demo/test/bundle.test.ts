@@ -26,6 +26,27 @@ describe("browser builds", () => {
     expect(found).toEqual([]);
   });
 
+  test.each([
+    ["@rafkit/raf/browser", "RandomAccessFile, AsyncRandomAccessFile"],
+    ["@rafkit/syscall-state/browser", "opfsBackend, getBackend"],
+  ])(
+    "%s bundles with no node: import where the bundler sets no browser condition",
+    async (name, names) => {
+      const found: string[] = [];
+      await bundle(
+        {
+          stdin: { contents: `export { ${names} } from "${name}";`, resolveDir: here, loader: "ts" },
+          write: false,
+          conditions: ["import"],
+          platform: "neutral",
+          mainFields: ["module", "main"],
+        },
+        found,
+      );
+      expect(found).toEqual([]);
+    },
+  );
+
   test("the Node build of syscall-state does pull node:fs (the check sees it)", async () => {
     const found: string[] = [];
     await bundle(
