@@ -1,3 +1,5 @@
+import { shareClassIdentity } from "./class-identity";
+
 /** Stable error codes of the harness. */
 export type BenchErrorCode =
   | "ERR_BENCH_BAD_OPTION"
@@ -11,8 +13,15 @@ export type BenchErrorCode =
   | "ERR_BENCH_BAD_JSON"
   | "ERR_BENCH_OUTPUT";
 
-/** An error raised by the harness, with a stable `code` for programs and a message for people. */
+/**
+ * An error raised by the harness, with a stable `code` for programs and a message for people. `instanceof` holds
+ * across copies of the package (its ESM and CJS builds).
+ */
 export class BenchError extends Error {
+  static {
+    // An app that imports the harness while a tool requires it has two copies: `instanceof` holds across them.
+    shareClassIdentity(this, "@rafkit/bench.BenchError");
+  }
   /** The stable error code. */
   readonly code: BenchErrorCode;
 
