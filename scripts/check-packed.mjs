@@ -1,6 +1,6 @@
 #!/usr/bin/env node
-// Checks the package in the current directory as users get it: packed by pnpm (workspace:^ rewritten),
-// linted by publint and attw, then installed ALONE into a temp project outside the workspace and
+// Checks the package in the current directory as users get it: packed by pnpm (workspace:^ rewritten), linted by
+// publint and attw (every resolution, node10 too), then installed ALONE into a temp project outside the workspace and
 // loaded through both `import` and `require` by test/smoke/{esm.mjs,cjs.cjs}. A package with a `bin` (an app, which
 // may be private: it is packed all the same) also has each binary run with `--help` through `npx`.
 import { execFileSync } from "node:child_process";
@@ -43,7 +43,7 @@ try {
   const own = tarballs.get(pkg.name);
   console.log(`check-packed: ${pkg.name} -> ${own}`);
   run(bin("publint"), ["run", own, "--strict"], pkgDir);
-  run(bin("attw"), [own, "--profile", "node16", "--no-emoji"], pkgDir);
+  run(bin("attw"), [own, "--no-emoji"], pkgDir);
 
   // A consumer project that depends on this package only; its @rafkit dependencies come from their
   // tarballs (standing in for the registry) and everything else from the npm registry.
