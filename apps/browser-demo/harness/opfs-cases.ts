@@ -19,6 +19,17 @@ export const opfsCases: Record<string, () => unknown> = {
     for await (const name of (await root()).keys()) entries.push(name);
     eq(entries.includes(dir), false, "no directory made by an r open");
   },
+  "an rw open refused for its file name removes the directories it made, and only those":
+    async () => {
+      await RandomAccessFile.open(`${dir}/kept/k.bin`, "rw").then((f) => f.close());
+      await throwsCode(() => RandomAccessFile.open(`${dir}/kept/new1/new2/x\\y`, "rw"), "EINVAL");
+      const kept = await (await root())
+        .getDirectoryHandle(dir)
+        .then((d) => d.getDirectoryHandle("kept"));
+      const entries: string[] = [];
+      for await (const name of kept.keys()) entries.push(name);
+      eq(entries, ["k.bin"], "new1 and new2 removed, kept/ and its file untouched");
+    },
   "rw creates the file and its directories; r then opens it": async () => {
     const f = await RandomAccessFile.open(`${dir}/a/b/c.bin`, "rw");
     f.writeInt(5);

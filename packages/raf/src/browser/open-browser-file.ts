@@ -3,7 +3,6 @@ import {
   blobBackend,
   errnoOf,
   type FileMode,
-  getBackend,
   registerBlob,
   systemCallError,
 } from "@rafkit/syscall-state/browser";
@@ -34,10 +33,10 @@ export function browserTarget(
     if (sync) refuseSyncWithout(backend, "blob:");
     return { path: registerBlob(target), options: blobOptions, backend };
   }
-  const backend =
-    typeof options.backend === "object" ? options.backend : getBackend(options.backend ?? "auto");
-  if (sync) refuseSyncWithout(backend, String(target));
-  return { path: target as string | URL, options: { ...options, backend }, backend };
+  // The open's own checks first (the path's type, a `file:` URL, the backend): typed errors, as on Node.
+  const plan = planOpen(target as string | URL, mode, options);
+  if (sync) refuseSyncWithout(plan.backend, plan.path);
+  return { path: plan.path, options: { ...options, backend: plan.backend }, backend: plan.backend };
 }
 
 /**

@@ -48,6 +48,22 @@ export function opfsCore(errno: Readonly<Record<string, number>>): OpfsCore {
         return fail("EIO");
     }
   };
+  /** `parent`'s directory `name`; made when missing and `create` allows, and then noted in `made`. */
+  const existing = async (
+    parent: OpfsDirectoryHandle,
+    name: string,
+    create: boolean,
+    made: [OpfsDirectoryHandle, string][],
+  ): Promise<OpfsDirectoryHandle> => {
+    try {
+      return await parent.getDirectoryHandle(name, { create: false });
+    } catch (error) {
+      if (!create || (error as { name?: string } | null)?.name !== "NotFoundError") throw error;
+    }
+    const dir = await parent.getDirectoryHandle(name, { create: true });
+    made.push([parent, name]);
+    return dir;
+  };
   const call = (fd: number, write: boolean, body: (handle: SyncAccessHandle) => number): number => {
     const file = files.get(fd);
     if (file === undefined) return fail("EBADF");
@@ -73,12 +89,17 @@ export function opfsCore(errno: Readonly<Record<string, number>>): OpfsCore {
         }
       ).navigator.storage;
       let dir: OpfsDirectoryHandle;
+      // The directories this open made, removed again if it fails: a refused open changes nothing.
+      const made: [parent: OpfsDirectoryHandle, name: string][] = [];
+      const undo = async (answer: number) => {
+        for (const [parent, name] of made.reverse()) await parent.removeEntry(name).catch(() => {});
+        return answer;
+      };
       try {
         dir = await storage.getDirectory();
-        for (const name of names)
-          dir = await dir.getDirectoryHandle(name, { create: create && !directoryOnly });
+        for (const name of names) dir = await existing(dir, name, create && !directoryOnly, made);
       } catch (error) {
-        return failure(error, true);
+        return undo(failure(error, true));
       }
       if (directoryOnly) {
         try {
@@ -96,7 +117,7 @@ export function opfsCore(errno: Readonly<Record<string, number>>): OpfsCore {
         files.set(fd, { handle, writable: create });
         return fd;
       } catch (error) {
-        return failure(error, false);
+        return undo(failure(error, false));
       }
     },
     read: (fd, buffer, position) => call(fd, false, (h) => h.read(buffer, { at: position })),

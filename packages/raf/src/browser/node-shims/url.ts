@@ -11,17 +11,17 @@ export function fileURLToPath(url: URL | string): string {
     throw Object.assign(error, { code: "ERR_INVALID_ARG_TYPE" });
   }
   const u = typeof url === "string" ? new URL(url) : url;
-  const refused =
+  // Node's codes and messages, one per rule.
+  const [code, message] =
     u.protocol !== "file:"
-      ? "URL_SCHEME"
+      ? ["ERR_INVALID_URL_SCHEME", "The URL must be of scheme file"]
       : u.hostname !== "" && u.hostname !== "localhost"
-        ? "FILE_URL_HOST"
+        ? ["ERR_INVALID_FILE_URL_HOST", 'File URL host must be "localhost" or empty']
         : /%2f/i.test(u.pathname)
-          ? "FILE_URL_PATH"
-          : undefined;
-  if (refused === undefined) return decodeURIComponent(u.pathname);
-  const error = new TypeError(`Not a local file path: ${u.href} (no host, no encoded "/")`);
-  throw Object.assign(error, { code: `ERR_INVALID_${refused}` });
+          ? ["ERR_INVALID_FILE_URL_PATH", "File URL path must not include encoded / characters"]
+          : [undefined, ""];
+  if (code === undefined) return decodeURIComponent(u.pathname);
+  throw Object.assign(new TypeError(message), { code });
 }
 
 /** How Node's `ERR_INVALID_ARG_TYPE` messages end: `Received null`, `Received type number (5)`, … */
