@@ -194,7 +194,8 @@ function coversAtMost(hint: Uint8Array, size: number): boolean {
  * evidence of bytes lost (a file cut short), which the copy must report too, not a hint written since the load.
  */
 function damageIn(state: StoreState, name: string): boolean {
-  return state.recovery.some((issue) => issue.file === name);
+  // Not a torn tail: a live reader sees one where a writer's append was half done, which the writer's hint covers.
+  return state.recovery.some((issue) => issue.file === name && issue.kind === "corrupt");
 }
 
 function copyFile(to: StoreDir, name: string, bytes: Uint8Array): void {

@@ -4,9 +4,10 @@ import { KvError } from "./errors";
 import { dataFileName, hintFileName } from "./file-names";
 import type { GroupCommit } from "./group-commit";
 import { encodeHint, type HintEntry } from "./hint-file";
-import { writeMarker } from "./marker";
+import { readMarker, writeMarker } from "./marker";
 import type { ProgressCallback } from "./options";
 import { HEADER_SIZE, isRecordOf } from "./record";
+import type { StoreDir } from "./store-dir";
 import { closeQuietly, type StoreState } from "./store-state";
 import type { CompactionResult } from "./types";
 import { rotate } from "./writes";
@@ -88,7 +89,7 @@ export async function compactNow(
         throw state.foundCorrupt(id, entry.file, entry.offset, entry.size, "; compaction stopped");
       }
       if (out === null || (out.file.size > 0 && out.file.size + entry.size > state.maxFileSize)) {
-        const oid = state.nextId++;
+        const oid = state.takeFileId();
         out = {
           id: oid,
           file: dir.open(`${dataFileName(oid)}.tmp`, "rw"),
@@ -128,18 +129,7 @@ export async function compactNow(
     }
     dir.sync();
   } catch (error) {
-    // The hints first, and durably: one without its data file would be taken for lost data.
-    for (const o of outputs) {
-      // Quietly: an output whose appends could not be written fails its flush again on close (the descriptor
-      // is closed all the same), and the outputs after it must still be closed and removed.
-      closeQuietly(o.file);
-      dir.remove(hintFileName(o.id));
-    }
-    dir.sync();
-    for (const o of outputs) {
-      dir.remove(`${dataFileName(o.id)}.tmp`);
-      dir.remove(dataFileName(o.id));
-    }
+    removeOutputs(dir, outputs);
     throw error;
   }
 
@@ -147,7 +137,14 @@ export async function compactNow(
   // counts on them.
   commit.settleAll();
   // 4. The commit point: one atomic rename makes every input obsolete at once.
-  writeMarker(dir, firstLive);
+  try {
+    writeMarker(dir, firstLive);
+  } catch (error) {
+    // Not committed unless the rename landed (only the directory's fsync failed): else the outputs go, or each
+    // retry would leave another copy of the live records behind. In doubt they stay: duplicates are harmless.
+    if (!markerNames(dir, firstLive)) removeOutputs(dir, outputs);
+    throw error;
+  }
   state.firstLive = firstLive;
   for (const o of outputs) state.files.set(o.id, dir.open(dataFileName(o.id), "r"));
   // The same bytes in a new place: a cached value stays cached.
@@ -174,4 +171,31 @@ export async function compactNow(
     bytesAfter: state.totalBytes(),
     records: updates.length,
   };
+}
+
+/**
+ * Removes a compaction's outputs that are not committed: their hints first, and durably (one without its data file
+ * would be taken for lost data), then the data files under either name.
+ */
+function removeOutputs(dir: StoreDir, outputs: readonly { id: number; file: DataFile }[]): void {
+  for (const o of outputs) {
+    // Quietly: an output whose appends could not be written fails its flush again on close (the descriptor
+    // is closed all the same), and the outputs after it must still be closed and removed.
+    closeQuietly(o.file);
+    dir.remove(hintFileName(o.id));
+  }
+  dir.sync();
+  for (const o of outputs) {
+    dir.remove(`${dataFileName(o.id)}.tmp`);
+    dir.remove(dataFileName(o.id));
+  }
+}
+
+/** Whether the marker on disk names `firstLive` (a failure to read it counts as yes: nothing is then removed). */
+function markerNames(dir: StoreDir, firstLive: number): boolean {
+  try {
+    return readMarker(dir) === firstLive;
+  } catch {
+    return true;
+  }
 }

@@ -14,7 +14,7 @@ export interface DamageNote {
  * deletes it. A file that does not parse still marks the store damaged.
  */
 export function readDamaged(dir: StoreDir): DamageNote[] {
-  if (!dir.exists(DAMAGE_FILE)) return [];
+  if (dir.lstat(DAMAGE_FILE) === undefined) return [];
   const notes: DamageNote[] = [];
   for (const line of Buffer.from(dir.read(DAMAGE_FILE)).toString("latin1").split("\n")) {
     const [file, offset, bytes] = line.split(" ");
@@ -33,7 +33,7 @@ export function writeDamaged(dir: StoreDir, notes: readonly DamageNote[]): void 
 
 /** Forgets the damage: a repair dealt with it. */
 export function clearDamaged(dir: StoreDir): void {
-  if (!dir.exists(DAMAGE_FILE)) return;
+  if (dir.lstat(DAMAGE_FILE) === undefined) return;
   dir.remove(DAMAGE_FILE);
   dir.sync();
 }

@@ -14,7 +14,7 @@ const MAGIC = 0x524b564d;
 /** The first live data file id, 0 when there is no marker. Throws `ERR_KV_CORRUPT` for a damaged marker. */
 export function readMarker(dir: StoreDir): number {
   const path = dir.file(MARKER_FILE);
-  if (!dir.exists(MARKER_FILE)) return 0;
+  if (dir.lstat(MARKER_FILE) === undefined) return 0;
   const bytes = dir.read(MARKER_FILE);
   if (
     bytes.length !== 16 ||

@@ -52,8 +52,11 @@ export class StoreState {
     return total;
   }
 
-  /** Starts a new, empty active file with the next id. */
-  startActiveFile(): void {
+  /**
+   * The next data file id, for a new active file or a compaction's output; `ERR_KV_CORRUPT` past the last one, which
+   * no listing would take for the store's (the file would be set aside as foreign, with its records).
+   */
+  takeFileId(): number {
     if (this.nextId > MAX_FILE_ID) {
       throw new KvError(
         "ERR_KV_CORRUPT",
@@ -61,7 +64,12 @@ export class StoreState {
         this.dir.path,
       );
     }
-    const id = this.nextId++;
+    return this.nextId++;
+  }
+
+  /** Starts a new, empty active file with the next id. */
+  startActiveFile(): void {
+    const id = this.takeFileId();
     const file = this.dir.open(dataFileName(id), "rw");
     this.files.set(id, file);
     this.active = file;

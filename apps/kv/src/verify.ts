@@ -91,6 +91,14 @@ export async function verifyStore(
       );
     }
   }
+  // Damage the store holds against itself that this scan cannot see (a DAMAGED note about a file gone since, or one
+  // that does not parse): the store refuses writes for it, so verify must not say ok.
+  if (problems.length === 0) {
+    for (const n of state.damageNotes())
+      problems.push(
+        `${n.file}: damaged at offset ${n.offset} (noted in DAMAGED; open with repair)`,
+      );
+  }
   return {
     ok: problems.length === 0,
     files,

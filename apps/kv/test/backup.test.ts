@@ -6,7 +6,7 @@ import { getBackend } from "@rafkit/syscall-state";
 import { describe, expect, it } from "vitest";
 import { open } from "../src";
 import { type DirectoryOps, realDirectory } from "../src/store-dir";
-import { tempDir } from "./helpers";
+import { dataFiles, recordOffsets, tempDir } from "./helpers";
 import { rafkv } from "./rafkv";
 
 // backup(dest) in the process that has the store open, and rafkv DIR backup DEST as a process of its own.
@@ -252,6 +252,34 @@ describe("backup's damage notes are the store's own, not the directory's current
     expect(copy.recovery).toEqual([]);
     expect(copy.readOnly).toBe(false);
     expect(await copy.getString("k")).toBe("new");
+    await copy.close();
+  });
+});
+
+describe("backup by a live reader that saw a writer's append half done", () => {
+  it("copies no hint the writer wrote since over that file: the copy reports no damage", async () => {
+    const dir = tempDir();
+    const db = await open(dir);
+    for (let i = 0; i < 20; i++) await db.put(`k${i}`, `v${i}`);
+    await db.close();
+    const data = path.join(dir, dataFiles(dir)[0]!);
+    const hint = data.replace(/\.data$/, ".hint");
+    const [sealed, sealedHint] = [fs.readFileSync(data), fs.readFileSync(hint)];
+    // What a reader sees while the writer is at its 11th append: ten records, half of the next, no hint yet.
+    const eleventh = recordOffsets(data)[10]!;
+    fs.writeFileSync(data, sealed.subarray(0, eleventh + 23));
+    fs.rmSync(hint);
+    const reader = await open(dir, { readOnly: true });
+    expect(reader.recovery.map((r) => r.kind)).toEqual(["torn-tail"]);
+    // The writer then finished and sealed the file: its hint covers more than the reader loaded of it.
+    fs.writeFileSync(data, sealed);
+    fs.writeFileSync(hint, sealedHint);
+    const dest = path.join(tempDir(), "copy");
+    await reader.backup(dest);
+    await reader.close();
+    const copy = await open(dest, { readOnly: true });
+    expect(copy.recovery.filter((r) => r.kind === "corrupt")).toEqual([]);
+    for (let i = 0; i < 10; i++) expect(await copy.getString(`k${i}`)).toBe(`v${i}`);
     await copy.close();
   });
 });
