@@ -45,6 +45,17 @@ export function crc32Table(bytes: Uint8Array, start = 0, end = bytes.length): nu
   return ~c >>> 0;
 }
 
+/** `out[k]` = the CRC-32 of `bytes[0, k)`, for k = 0…n (`out` has room for n + 1): one byte at a time. */
+export function crc32Prefixes(bytes: Uint8Array, n: number, out: Int32Array): void {
+  const t = (tables ??= buildTables());
+  let c = -1;
+  out[0] = 0;
+  for (let i = 0; i < n; i++) {
+    c = t[(c ^ bytes[i]!) & 0xff]! ^ (c >>> 8);
+    out[i + 1] = ~c;
+  }
+}
+
 const native = (zlib as { crc32?: (data: Uint8Array, value?: number) => number }).crc32;
 
 /** Below this many bytes {@link crc32Table} is faster than zlib's (BENCHMARKS.md, "Code constants"). */

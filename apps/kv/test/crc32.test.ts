@@ -2,7 +2,8 @@ import * as zlib from "node:zlib";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { crc32 } from "../src";
-import { crc32Table } from "../src/crc32";
+import { crc32Prefixes, crc32Table } from "../src/crc32";
+import { crc32OfRange } from "../src/crc32-ranges";
 
 describe("crc32", () => {
   it("gives the CRC-32 check value of '123456789'", () => {
@@ -27,4 +28,21 @@ describe("crc32", () => {
       );
     },
   );
+});
+
+describe("the CRC-32 of a range from prefix CRCs", () => {
+  it("is the CRC-32 of that range, for any range (empty, whole, long)", () => {
+    fc.assert(
+      fc.property(fc.uint8Array({ maxLength: 3000 }), fc.nat(), fc.nat(), (bytes, a, b) => {
+        const prefixes = new Int32Array(bytes.length + 1);
+        crc32Prefixes(bytes, bytes.length, prefixes);
+        const [start, end] = [a % (bytes.length + 1), b % (bytes.length + 1)].sort((x, y) => x - y);
+        expect(crc32OfRange(prefixes, start!, end!)).toBe(crc32Table(bytes, start, end));
+      }),
+    );
+    const big = Uint8Array.from({ length: 300_000 }, (_, k) => (k * 131) >>> 3);
+    const prefixes = new Int32Array(big.length + 1);
+    crc32Prefixes(big, big.length, prefixes);
+    expect(crc32OfRange(prefixes, 4, 262_000)).toBe(crc32Table(big, 4, 262_000));
+  });
 });

@@ -1,4 +1,3 @@
-import { OutOfRangeError } from "@rafkit/bits";
 import {
   errnoOf,
   type FileMode,
@@ -35,7 +34,7 @@ export interface LockOptions {
   shared?: boolean | undefined;
   /** First byte of the range. Default 0. */
   position?: number | bigint | undefined;
-  /** Bytes in the range. Default: from `position` to the end of the file, however far it grows. */
+  /** Bytes in the range. Default, or 0 (as in Java since JDK 22): from `position` to the end of the file, however far it grows. */
   size?: number | bigint | undefined;
 }
 
@@ -47,8 +46,8 @@ export interface LockRange {
 }
 
 /**
- * Validates a lock request before any system call: the range must be non-negative safe integers (a positive
- * size), an exclusive lock needs a writable file, and the backend must have locks.
+ * Validates a lock request before any system call: the range must be non-negative safe integers (size 0: to the
+ * end of the file), an exclusive lock needs a writable file, and the backend must have locks.
  */
 export function planLock(options: LockOptions, mode: FileMode, backend: SyncBackend): LockRange {
   const range = lockRange(options, mode);
@@ -58,7 +57,7 @@ export function planLock(options: LockOptions, mode: FileMode, backend: SyncBack
 
 /**
  * Java's checks of a lock request, wherever its locks come from (the backend's, or the browser's Web Locks): an
- * exclusive lock needs a writable file; the range is non-negative safe integers, its size positive.
+ * exclusive lock needs a writable file; the range is non-negative safe integers (size 0: to the end of the file).
  */
 export function lockRange(options: LockOptions, mode: FileMode): LockRange {
   checkOptions(options);
@@ -69,15 +68,9 @@ export function lockRange(options: LockOptions, mode: FileMode): LockRange {
   if (!shared && mode === "r") throw new LockModeError();
   const position =
     options.position === undefined ? 0 : toPosition(options.position, "lock position");
-  let size = Number.POSITIVE_INFINITY;
-  if (options.size !== undefined) {
-    size = toPosition(options.size, "lock size");
-    if (size === 0)
-      throw new OutOfRangeError(
-        "lock size must be positive (omit it to lock to the end of the file)",
-      );
-  }
-  return { shared, position, size };
+  // 0 is "to the end of the file, however it grows", as Java's lock(position, 0, shared) since JDK 22.
+  const size = options.size === undefined ? 0 : toPosition(options.size, "lock size");
+  return { shared, position, size: size === 0 ? Number.POSITIVE_INFINITY : size };
 }
 
 /** The backend's request for `range` (`length` 0: to the end of the file, however it grows). */

@@ -205,7 +205,7 @@ describe("RandomAccessFile.open: the async factory hands an open descriptor to t
     await expect(a.lock({ shared: true, position: -1 })).rejects.toMatchObject({
       code: "ERR_OUT_OF_RANGE",
     });
-    await expect(r.tryLockAsync({ shared: true, size: 0 })).rejects.toMatchObject({
+    await expect(r.tryLockAsync({ shared: true, size: -1 })).rejects.toMatchObject({
       code: "ERR_OUT_OF_RANGE",
     });
     r.close();

@@ -299,6 +299,14 @@ describe.skipIf(!native)("lock rules within one instance", () => {
     await l.release(); // idempotent
     const whole = await a.tryLock({ shared: true });
     expect(whole?.size).toBe(Number.POSITIVE_INFINITY);
+    // Size 0 is the same range, as Java's lock(position, 0, shared) since JDK 22: to the end, however it grows.
+    await expect(a.tryLock({ shared: true, size: 0 })).rejects.toMatchObject({
+      code: "ERR_RAF_OVERLAPPING_LOCK",
+    });
+    await whole?.release();
+    const zero = await a.tryLock({ shared: true, position: 5, size: 0n });
+    expect([zero?.position, zero?.size]).toEqual([5, Number.POSITIVE_INFINITY]);
+    await zero?.release();
     await expect(a.lock({ shared: true, position: -1 })).rejects.toMatchObject({
       code: "ERR_OUT_OF_RANGE",
     });
