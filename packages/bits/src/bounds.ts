@@ -181,7 +181,7 @@ function checkRangeSlow(offset: number, width: number, length: number): void {
 export function checkCount(count: number, what = "Count"): void {
   if (typeof count !== "number") throw notANumber(what, count);
   if (!isIndex(count)) {
-    // Not an access: no width or length to report.
-    throw new OutOfRangeError(`${what} ${String(count)} is not a non-negative integer`, count);
+    // Not an access: no offset, width or length to report (the message names the count).
+    throw new OutOfRangeError(`${what} ${String(count)} is not a non-negative integer`);
   }
 }

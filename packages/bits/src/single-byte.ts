@@ -1,4 +1,5 @@
 import { checkRange, notANumber, throwOutOfRange } from "./bounds";
+import { OutOfRangeError } from "./errors";
 
 // Accessors of one byte are the same in both byte orders; both codecs share these.
 
@@ -58,12 +59,9 @@ export function charCode(c: string | number): number {
 }
 
 /** @internal */
-export function safeInt64Error(hi: number, lo: number, off: number): RangeError {
+export function safeInt64Error(hi: number, lo: number, off: number): OutOfRangeError {
   const value = (BigInt(hi) << 32n) | BigInt(lo >>> 0);
-  return Object.assign(
-    new RangeError(`64-bit value ${value} at offset ${off} is not a safe integer`),
-    { code: "ERR_OUT_OF_RANGE" },
-  );
+  return new OutOfRangeError(`64-bit value ${value} at offset ${off} is not a safe integer`);
 }
 
 /** Checks `v` for `setSafeInt64`. @internal */
@@ -71,8 +69,6 @@ export function checkSafeInt64(v: number): void {
   if (!Number.isSafeInteger(v)) {
     // A bigint would read "Value 1 is not a safe integer": name its type instead.
     if (typeof v !== "number") throw notANumber("Value", v);
-    throw Object.assign(new RangeError(`Value ${String(v)} is not a safe integer`), {
-      code: "ERR_OUT_OF_RANGE",
-    });
+    throw new OutOfRangeError(`Value ${String(v)} is not a safe integer`);
   }
 }

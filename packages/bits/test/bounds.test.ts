@@ -1,5 +1,5 @@
 import { describe, expect, test } from "vitest";
-import { BigEndian, type Codec, LittleEndian, OutOfRangeError } from "../src/index";
+import { BigEndian, type Codec, decodeArray, LittleEndian, OutOfRangeError } from "../src/index";
 import { thrown } from "./helpers";
 
 // Every setter, with a value it accepts, and the width it touches.
@@ -117,12 +117,15 @@ describe.each([BigEndian, LittleEndian].map((c) => [c.order, c] as const))(
       expect(b).toEqual(new Uint8Array(8).fill(7));
     });
 
-    test("an unsafe 64-bit value names itself and its offset", () => {
+    test("an unsafe 64-bit value names itself and its offset, as an OutOfRangeError", () => {
       const b = new Uint8Array(8);
       codec.setBigInt64(b, 0, 2n ** 53n);
       expect(() => codec.getSafeInt64(b, 0)).toThrow(
         "64-bit value 9007199254740992 at offset 0 is not a safe integer",
       );
+      // `instanceof OutOfRangeError` catches every ERR_OUT_OF_RANGE of the package (these were plain RangeErrors).
+      expect(thrown(() => codec.getSafeInt64(b, 0))).toBeInstanceOf(OutOfRangeError);
+      expect(thrown(() => codec.setSafeInt64(b, 0, 2 ** 53))).toBeInstanceOf(OutOfRangeError);
       codec.setBigInt64(b, 0, -(2n ** 63n));
       expect(() => codec.getSafeInt64(b, 0)).toThrow(/-9223372036854775808/);
     });
@@ -225,3 +228,16 @@ describe.each([BigEndian, LittleEndian].map((c) => [c.order, c] as const))(
     });
   },
 );
+
+test("a bad count is an OutOfRangeError with no offset, width or length (it held the count as its offset)", () => {
+  for (const count of [-1, 1.5]) {
+    const err = thrown(() => decodeArray(new Uint8Array(8), 0, new Int32Array(2), 0, count, "big"));
+    expect(err).toBeInstanceOf(OutOfRangeError);
+    expect(err).toMatchObject({
+      message: `Count ${count} is not a non-negative integer`,
+      offset: undefined,
+      width: undefined,
+      length: undefined,
+    });
+  }
+});

@@ -19,7 +19,7 @@ export function toPosition(value: number | bigint, what: string): number {
   if (!Number.isSafeInteger(value)) {
     throw new OutOfRangeError(`${what} must be a safe integer, got ${value}`);
   }
-  return value;
+  return value + 0; // -0 is 0: a pointer of -0 would read as one (Object.is, 1 / pointer)
 }
 
 function negative(what: string): OutOfRangeError {
@@ -38,7 +38,7 @@ export function toCount(value: number, what: string): number {
   if (!Number.isSafeInteger(value)) {
     throw new OutOfRangeError(`${what} must be a safe integer, got ${value}`);
   }
-  return value;
+  return value + 0; // -0 is 0: a pointer of -0 would read as one (Object.is, 1 / pointer)
 }
 
 /**

@@ -1,4 +1,4 @@
-import type { ViewCodec } from "@rafkit/bits";
+import { OutOfRangeError, type ViewCodec } from "@rafkit/bits";
 
 /**
  * `long` as a `number` at byte `i` of the window. The codec's `RangeError` names the window's offset, which
@@ -10,11 +10,8 @@ export function getSafeLong(c: ViewCodec, d: DataView, i: number): number {
   try {
     return c.getSafeInt64(d, i);
   } catch {
-    throw Object.assign(
-      new RangeError(
-        `The long ${c.getBigInt64(d, i)} is not a safe integer: read it with readLong`,
-      ),
-      { code: "ERR_OUT_OF_RANGE" },
+    throw new OutOfRangeError(
+      `The long ${c.getBigInt64(d, i)} is not a safe integer: read it with readLong`,
     );
   }
 }

@@ -3,6 +3,7 @@ import { isNativeAvailable } from "@rafkit/syscall-state";
 import { describe, expect, test } from "vitest";
 import {
   AsyncRandomAccessFile,
+  OutOfRangeError,
   RandomAccessFile,
   type RandomAccessFileOptions,
 } from "../src/index";
@@ -130,6 +131,30 @@ describe.each(["sync", "async"] as const)("numeric arguments (%s class)", (kind)
     "%s: every method fails with ERR_INVALID_ARG_TYPE before changing the pointer, the window or the file",
     (_, bad) => everyCallFails(kind, bad, "TypeError ERR_INVALID_ARG_TYPE"),
   );
+
+  test.each([0, 8192])(
+    "-0 is 0: seek and setLength leave a pointer of +0 (bufferSize %d)",
+    async (bufferSize) => {
+      const p = tmp(`args-negzero-${bufferSize}.bin`);
+      writeFileSync(p, new Uint8Array(8));
+      const f = await open(kind, p, "rw", { bufferSize });
+      await f.seek(4);
+      await f.seek(-0);
+      expect(Object.is(await f.getFilePointer(), 0)).toBe(true);
+      await f.setLength(-0);
+      expect(Object.is(await f.getFilePointer(), 0)).toBe(true);
+      await f.close();
+    },
+  );
+
+  test("an unsafe long read as a number is an OutOfRangeError, as every ERR_OUT_OF_RANGE", async () => {
+    const p = tmp("args-unsafe-long.bin");
+    writeFileSync(p, new Uint8Array([0, 0x20, 0, 0, 0, 0, 0, 0]));
+    const f = await open(kind, p);
+    await expect((async () => f.readLongAsNumber())()).rejects.toBeInstanceOf(OutOfRangeError);
+    await expect((async () => f.readLongAsNumberAt(0))()).rejects.toBeInstanceOf(OutOfRangeError);
+    await f.close();
+  });
 
   test("setLength: Java's EINVAL for a negative integer only", async () => {
     const p = tmp("args-setlength.bin");
