@@ -13,7 +13,8 @@ export interface DirectBuffer {
   /**
    * One `pread(2)` of `length` bytes at `position` into `bytes[0, length)`: the byte count, or `-errno`.
    * As {@link oneShotTransfers}' calls: no EINTR retry, and `position` must be a safe integer.
-   * Throws `ERR_OUT_OF_RANGE` for a `length` that is not an integer in `[0, bytes.length]`, before any
+   * Throws `ERR_OUT_OF_RANGE` for a `length` that is not an integer in `[0, bytes.length]` (`ERR_INVALID_ARG_TYPE`
+   * for one that is not a number), before any
    * system call.
    */
   pread(fd: number, length: number, position: number): number;
@@ -72,7 +73,16 @@ export class AddressedBuffer implements DirectBuffer {
 
 /** The count is what keeps the kernel inside the buffer: an integer in [0, capacity], nothing koffi converts. */
 function checkLength(length: unknown, capacity: number): void {
-  if (typeof length !== "number" || length >>> 0 !== length || length > capacity) {
+  if (typeof length !== "number") {
+    const shown =
+      typeof length === "bigint" ? `${length}n` : (JSON.stringify(length) ?? String(length));
+    throw nodeError(
+      TypeError,
+      "ERR_INVALID_ARG_TYPE",
+      `The "length" argument must be of type number. Received ${length === null || length === undefined ? String(length) : `type ${typeof length} (${shown})`}`,
+    );
+  }
+  if (length >>> 0 !== length || length > capacity) {
     throw nodeError(
       RangeError,
       "ERR_OUT_OF_RANGE",
@@ -83,8 +93,8 @@ function checkLength(length: unknown, capacity: number): void {
 
 /**
  * A {@link DirectBuffer} of `capacity` bytes for the files of `backend`, or `undefined` where the backend
- * has none: any backend but this package's native one, and any wrapper (as for {@link oneShotTransfers}). For a file object's own scratch memory, the buffer an unbuffered primitive
- * is encoded into and sent from. Throws `ERR_OUT_OF_RANGE` for a `capacity` that is not an integer in
+ * has none: any backend but this package's native one (or a testing wrapper of it, as for {@link oneShotTransfers}).
+ * For a file object's own scratch memory, the buffer an unbuffered primitive is encoded into and sent from. Throws `ERR_OUT_OF_RANGE` for a `capacity` that is not an integer in
  * `[1, 2**30]`.
  *
  * @example
