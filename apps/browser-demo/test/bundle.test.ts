@@ -35,7 +35,11 @@ describe("browser builds", () => {
       const found: string[] = [];
       await bundle(
         {
-          stdin: { contents: `export { ${names} } from "${name}";`, resolveDir: here, loader: "ts" },
+          stdin: {
+            contents: `export { ${names} } from "${name}";`,
+            resolveDir: here,
+            loader: "ts",
+          },
           write: false,
           conditions: ["import"],
           platform: "neutral",
