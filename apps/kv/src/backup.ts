@@ -2,7 +2,13 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import { type DamageNote, readDamaged, writeDamaged } from "./damage-file";
 import { KvError } from "./errors";
-import { dataFileName, hintFileName, INCOMPLETE_BACKUP_FILE } from "./file-names";
+import {
+  DAMAGE_FILE,
+  dataFileName,
+  hintFileName,
+  INCOMPLETE_BACKUP_FILE,
+  MARKER_FILE,
+} from "./file-names";
 import { decodeHint } from "./hint-file";
 import { readMarker, writeMarker } from "./marker";
 import { StoreDir } from "./store-dir";
@@ -90,10 +96,21 @@ export function backupStore(
     to.remove(INCOMPLETE_BACKUP_FILE);
     to.sync();
   } catch (error) {
-    undoBackup(to, created);
+    undoBackup(to, backupNames(state), created);
     throw error;
   }
   return copied;
+}
+
+/** Every name a backup of `state` may write, temp names included: what its undo may remove, and nothing else. */
+function backupNames(state: StoreState): Set<string> {
+  const ids = [...state.files.keys(), ...state.lost];
+  const names = [
+    ...ids.flatMap((id) => [dataFileName(id), hintFileName(id)]),
+    MARKER_FILE,
+    DAMAGE_FILE,
+  ];
+  return new Set(names.flatMap((name) => [name, `${name}.tmp`]));
 }
 
 /** Copies the files of `state` into `to` (see {@link backupStore}). */
@@ -138,21 +155,27 @@ function copyStore(state: StoreState, to: StoreDir): BackupResult {
 }
 
 /**
- * A failed backup changes nothing: what it wrote into `to` (missing or empty before) goes, the marker of an
- * incomplete backup last, then the directory if the backup made it. Best effort: the backup's error is the one thrown.
+ * A failed backup changes nothing: the files it wrote into `to` (missing or empty before) go, only those (another
+ * program's are not its to remove), then the marker of an incomplete backup, but only once none of them is left:
+ * else it stays, and the copy does not open. Then the directory, if the backup made it. Best effort: the backup's
+ * error is the one thrown.
  */
-function undoBackup(to: StoreDir, created: boolean): void {
+function undoBackup(to: StoreDir, ours: ReadonlySet<string>, created: boolean): void {
+  const left = (): string[] | undefined => {
+    try {
+      return to.list().filter((name) => ours.has(name));
+    } catch {
+      return undefined; // unknown: as if some were left
+    }
+  };
   const attempt = (step: () => void) => {
     try {
       step();
     } catch {}
   };
-  let names: string[] = [];
-  attempt(() => {
-    names = to.list();
-  });
-  for (const name of names) if (name !== INCOMPLETE_BACKUP_FILE) attempt(() => to.remove(name));
+  for (const name of left() ?? []) attempt(() => to.remove(name));
   attempt(() => to.sync());
+  if (left()?.length !== 0) return;
   attempt(() => to.remove(INCOMPLETE_BACKUP_FILE));
   if (!created) return;
   attempt(() => to.ops.removeDirectory?.(to.path));

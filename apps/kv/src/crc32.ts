@@ -45,12 +45,14 @@ export function crc32Table(bytes: Uint8Array, start = 0, end = bytes.length): nu
   return ~c >>> 0;
 }
 
-/** `out[k]` = the CRC-32 of `bytes[0, k)`, for k = 0…n (`out` has room for n + 1): one byte at a time. */
-export function crc32Prefixes(bytes: Uint8Array, n: number, out: Int32Array): void {
+/**
+ * Extends prefix CRCs: given `out[from]` = the CRC-32 of `bytes[0, from)` (0 for `from` 0), sets `out[k]` to the
+ * CRC-32 of `bytes[0, k)` for k = from + 1…to, one byte at a time.
+ */
+export function crc32Prefixes(bytes: Uint8Array, from: number, to: number, out: Int32Array): void {
   const t = (tables ??= buildTables());
-  let c = -1;
-  out[0] = 0;
-  for (let i = 0; i < n; i++) {
+  let c = ~out[from]!;
+  for (let i = from; i < to; i++) {
     c = t[(c ^ bytes[i]!) & 0xff]! ^ (c >>> 8);
     out[i + 1] = ~c;
   }

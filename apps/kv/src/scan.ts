@@ -263,13 +263,14 @@ function zeroChunk(n: number): Buffer {
  */
 export function findNextRecord(file: DataFile, from: number, nonZeroEnd: number): number {
   const size = file.size;
-  // Each chunk's candidates, with what follows them up to LOOKAHEAD bytes: a candidate that ends in there is checked
-  // from the prefix CRCs in a few hundred steps, not by reading and summing all it claims (quadratic on some data).
-  const window = new Uint8Array(CHUNK + LOOKAHEAD);
-  const prefixes = new Int32Array(window.length + 1);
+  // Each chunk's candidates, with what follows them up to LOOKAHEAD bytes. A small candidate is summed where it lies;
+  // a larger one that ends in the window is checked from prefix CRCs, made as far as the candidates need, in a few
+  // hundred steps rather than by summing all it claims (quadratic on some data: BENCHMARKS.md, "Code constants").
+  const { window, prefixes } = searchBuffers();
   for (let base = from; base < nonZeroEnd; base += CHUNK) {
     const n = file.read(base, window, 0, Math.min(window.length, size - base));
-    let summed = false;
+    prefixes[0] = 0;
+    let summed = 0;
     const last = Math.min(CHUNK, n - HEADER_SIZE + 1, nonZeroEnd - base);
     for (let i = 0; i < last; i++) {
       if (i + SYNC_POINT_SIZE <= n && decodeSyncPoint(window, i) >= 0) return base + i;
@@ -277,18 +278,35 @@ export function findNextRecord(file: DataFile, from: number, nonZeroEnd: number)
       if (!header) continue;
       const total = recordSize(header.keyLength, header.valueLength);
       if (base + i + total > size) continue;
-      if (i + total <= n) {
-        if (!summed) crc32Prefixes(window, n, prefixes);
-        summed = true;
-        if (crc32OfRange(prefixes, i + 4, i + total) === header.crc) return base + i;
-        continue;
+      const end = i + total;
+      if (end > n) {
+        const record = new Uint8Array(total);
+        file.readAt(base + i, record, 0, total);
+        if (checkRecord(record, 0, total)) return base + i;
+      } else if (total <= SUMMED_IN_PLACE) {
+        if (checkRecord(window, i, total)) return base + i;
+      } else {
+        if (summed < end) crc32Prefixes(window, summed, end, prefixes);
+        summed = Math.max(summed, end);
+        if (crc32OfRange(prefixes, i + 4, end) === header.crc) return base + i;
       }
-      const record = new Uint8Array(total);
-      file.readAt(base + i, record, 0, total);
-      if (checkRecord(record, 0, total)) return base + i;
     }
   }
   return -1;
+}
+
+/** A candidate record this small is summed where it lies: cheaper than making prefix CRCs up to its end. */
+const SUMMED_IN_PLACE = 512;
+
+let buffers: { window: Uint8Array; prefixes: Int32Array } | undefined;
+
+/** The search's window and prefix CRCs, made once (10 MiB) and kept: a scan may search after many damaged regions. */
+function searchBuffers(): { window: Uint8Array; prefixes: Int32Array } {
+  if (buffers === undefined) {
+    const window = new Uint8Array(CHUNK + LOOKAHEAD);
+    buffers = { window, prefixes: new Int32Array(window.length + 1) };
+  }
+  return buffers;
 }
 
 /**

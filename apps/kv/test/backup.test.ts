@@ -128,6 +128,45 @@ describe("a backup that fails", () => {
     }
   });
 
+  it("keeps the incomplete-backup marker while a copied file it could not remove is left", async () => {
+    const dir = tempDir();
+    const dest = path.join(tempDir(), "copy");
+    const failing = failingAt(dest, 3, false);
+    const directory = {
+      ...failing,
+      remove(p: string) {
+        if (p.startsWith(`${dest}${path.sep}`) && p.endsWith(".data"))
+          throw Object.assign(new Error("EIO: i/o error, unlink"), { code: "EIO" });
+        realDirectory.remove(p);
+      },
+    };
+    const db = await open(dir, { maxFileSize: 100, directory });
+    for (let i = 0; i < 12; i++) await db.put(`k${i}`, "v".repeat(60));
+    await expect(db.backup(dest)).rejects.toMatchObject({ code: "ENOSPC" });
+    await db.close();
+    expect(fs.readdirSync(dest)).toContain("BACKUP-INCOMPLETE");
+    await expect(open(dest, { readOnly: true })).rejects.toMatchObject({ code: "ERR_KV_NO_STORE" });
+  });
+
+  it("removes only what it wrote: a file another program put there meanwhile stays", async () => {
+    const dir = tempDir();
+    const dest = path.join(tempDir(), "copy");
+    const failing = failingAt(dest, 3, false);
+    const directory = {
+      ...failing,
+      rename(from: string, to: string) {
+        if (to === path.join(dest, "0000000002.data"))
+          fs.writeFileSync(path.join(dest, "someone-elses.txt"), "mine");
+        failing.rename(from, to);
+      },
+    };
+    const db = await open(dir, { maxFileSize: 100, directory });
+    for (let i = 0; i < 12; i++) await db.put(`k${i}`, "v".repeat(60));
+    await expect(db.backup(dest)).rejects.toMatchObject({ code: "ENOSPC" });
+    await db.close();
+    expect(fs.readdirSync(dest)).toEqual(["someone-elses.txt"]);
+  });
+
   it("cut short by a crash, leaves a copy that refuses to open rather than one missing keys", async () => {
     const dir = tempDir();
     const dest = path.join(tempDir(), "copy");

@@ -35,14 +35,17 @@ describe("the CRC-32 of a range from prefix CRCs", () => {
     fc.assert(
       fc.property(fc.uint8Array({ maxLength: 3000 }), fc.nat(), fc.nat(), (bytes, a, b) => {
         const prefixes = new Int32Array(bytes.length + 1);
-        crc32Prefixes(bytes, bytes.length, prefixes);
+        // Made in two steps, as the search extends them.
+        const half = bytes.length >> 1;
+        crc32Prefixes(bytes, 0, half, prefixes);
+        crc32Prefixes(bytes, half, bytes.length, prefixes);
         const [start, end] = [a % (bytes.length + 1), b % (bytes.length + 1)].sort((x, y) => x - y);
         expect(crc32OfRange(prefixes, start!, end!)).toBe(crc32Table(bytes, start, end));
       }),
     );
     const big = Uint8Array.from({ length: 300_000 }, (_, k) => (k * 131) >>> 3);
     const prefixes = new Int32Array(big.length + 1);
-    crc32Prefixes(big, big.length, prefixes);
+    crc32Prefixes(big, 0, big.length, prefixes);
     expect(crc32OfRange(prefixes, 4, 262_000)).toBe(crc32Table(big, 4, 262_000));
   });
 });

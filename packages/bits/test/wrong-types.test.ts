@@ -178,14 +178,14 @@ describe("the other entry points", () => {
     }
   });
 
-  test("a bad count is not an access: its error has no width or length", () => {
+  test("a bad count is not an access: its error has no offset, width or length", () => {
     const e = thrown(() => ModifiedUtf8.decode(new Uint8Array(16), 0, -1)) as Record<
       string,
       unknown
     >;
     expect(e).toMatchObject({
       code: "ERR_OUT_OF_RANGE",
-      offset: -1,
+      offset: undefined,
       width: undefined,
       length: undefined,
     });
