@@ -9,7 +9,7 @@ export interface ReadStreamOptions {
   start?: number | bigint | undefined;
   /** Last byte to read, **inclusive** (as `fs.createReadStream`). Default: to end of file. */
   end?: number | bigint | undefined;
-  /** Bytes per read and the stream's buffer target. Default 64 KiB; 0 reads 64 KiB chunks with no read-ahead. */
+  /** Bytes per read and the stream's buffer target, at most 2^30. Default 64 KiB; 0 reads 64 KiB chunks with no read-ahead. */
   highWaterMark?: number | undefined;
 }
 
@@ -17,7 +17,7 @@ export interface ReadStreamOptions {
 export interface WriteStreamOptions {
   /** Where the first byte goes. Default 0. */
   start?: number | bigint | undefined;
-  /** The stream's buffer target in bytes (backpressure). Default 64 KiB. */
+  /** The stream's buffer target in bytes (backpressure), at most 2^30. Default 64 KiB. */
   highWaterMark?: number | undefined;
 }
 
@@ -30,11 +30,19 @@ export interface PositionalFile {
 
 const DEFAULT_HIGH_WATER_MARK = 64 * 1024;
 
-/** A stream's `highWaterMark`: a non-negative integer (0: no read-ahead), 64 KiB by default. */
+/** Node's ceiling for a stream's buffer (its `Readable` grows a highWaterMark no further). */
+const MAX_HIGH_WATER_MARK = 2 ** 30;
+
+/** A stream's `highWaterMark`: an integer in [0, 2^30] (0: no read-ahead), 64 KiB by default. */
 function checkHighWaterMark(value: number | undefined): number {
   if (value === undefined) return DEFAULT_HIGH_WATER_MARK;
   if (toCount(value, "highWaterMark") < 0) {
     throw new OutOfRangeError(`highWaterMark must not be negative, got ${value}`);
+  }
+  // A read stream allocates that much per read: past Node's own ceiling for streams, the engine's allocation error
+  // would come at the first read, a different one on each runtime.
+  if (value > MAX_HIGH_WATER_MARK) {
+    throw new OutOfRangeError(`highWaterMark must be at most 2^30 (1 GiB), got ${value}`);
   }
   return value;
 }
@@ -68,7 +76,15 @@ export function createRangeReadStream(file: PositionalFile, options: ReadStreamO
               return;
             }
             pos += r;
-            this.push(r === n ? buf : buf.subarray(0, r));
+            // A short read (the range's or the file's end) gets a buffer of its own size, as fs's does: a view
+            // would keep all n bytes alive as long as the chunk.
+            if (r === n) {
+              this.push(buf);
+              return;
+            }
+            const tail = Buffer.allocUnsafeSlow(r);
+            buf.copy(tail, 0, 0, r);
+            this.push(tail);
           },
           (error: Error) => this.destroy(error),
         );

@@ -39,6 +39,35 @@ describe.each(["sync", "async"] as const)("streams (%s class)", (kind) => {
     await f.close();
   });
 
+  test("a short last chunk holds only its own bytes, as fs's does (a view kept the whole highWaterMark alive)", async () => {
+    const p = tmp("short-chunk.bin");
+    writeFileSync(p, "0123456789");
+    const f = await open(kind, p, "r");
+    const chunks: Buffer[] = [];
+    for await (const c of f.createReadStream({ highWaterMark: 1 << 20 })) chunks.push(c as Buffer);
+    expect(chunks.map((c) => [c.toString(), c.buffer.byteLength])).toEqual([["0123456789", 10]]);
+    await f.close();
+  });
+
+  test("a highWaterMark past 2^30 is refused by both factories, before any read", async () => {
+    const p = tmp("huge-hwm.bin");
+    writeFileSync(p, "0123456789");
+    const f = await open(kind, p, "rw");
+    for (const make of [
+      () => f.createReadStream({ highWaterMark: 2 ** 40 }),
+      () => f.createWriteStream({ highWaterMark: 2 ** 30 + 1 }),
+    ]) {
+      expect(make).toThrow(
+        expect.objectContaining({
+          code: "ERR_OUT_OF_RANGE",
+          message: expect.stringMatching(/at most 2\^30/),
+        }),
+      );
+    }
+    expect(f.createReadStream({ highWaterMark: 2 ** 30, end: 9 })).toBeInstanceOf(Readable);
+    await f.close();
+  });
+
   test("createReadStream over [start, end] through pipeline into a slow consumer: exact bytes, bounded buffering", async () => {
     const p = tmp("read.bin");
     const data = randomBytes(1 << 20);
