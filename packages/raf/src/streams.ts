@@ -9,7 +9,10 @@ export interface ReadStreamOptions {
   start?: number | bigint | undefined;
   /** Last byte to read, **inclusive** (as `fs.createReadStream`). Default: to end of file. */
   end?: number | bigint | undefined;
-  /** Bytes per read and the stream's buffer target, at most 2^30. Default 64 KiB; 0 reads 64 KiB chunks with no read-ahead. */
+  /**
+   * Bytes per read and the stream's buffer target, at most 2^30. Default 64 KiB; 0 reads 64 KiB chunks with no
+   * read-ahead.
+   */
   highWaterMark?: number | undefined;
 }
 
