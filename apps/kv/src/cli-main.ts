@@ -237,12 +237,20 @@ Exit codes: 0 ok, 1 key not found, 2 bad usage or no store, 3 locked, 4 corrupt,
           // Human output: control characters escaped, so a tab or newline in a key or value cannot split the
           // `key<TAB>value` line (JSON escapes them itself).
           const human = (bytes: Uint8Array, what: string) => escapeControls(text(bytes, what));
+          // Keys only: no value is read (a damaged one fails nothing, a large one takes no memory).
+          if (opts.keysOnly) {
+            for await (const k of db.keys(options)) {
+              const line = opts.json
+                ? `${JSON.stringify({ key: text(k, "key") })}\n`
+                : `${human(k, "key")}\n`;
+              if (!(await sink.write(line))) break; // the reader went away
+            }
+            return;
+          }
           for await (const [k, v] of db.entries(options)) {
             const line = opts.json
-              ? `${JSON.stringify(opts.keysOnly ? { key: text(k, "key") } : { key: text(k, "key"), value: text(v, "value") })}\n`
-              : opts.keysOnly
-                ? `${human(k, "key")}\n`
-                : `${human(k, "key")}\t${human(v, "value")}\n`;
+              ? `${JSON.stringify({ key: text(k, "key"), value: text(v, "value") })}\n`
+              : `${human(k, "key")}\t${human(v, "value")}\n`;
             if (!(await sink.write(line))) break; // the reader went away
           }
         });

@@ -151,13 +151,13 @@ export class GroupCommit {
   }
 
   /**
-   * The promise of a write that failed or was refused: rejected after the writes before it that wait for a turn
-   * (see {@link GroupCommit.#settled}), whose promises resolve a turn later; a put whose fsync failed meanwhile would
-   * otherwise reject before them.
+   * The promise of a write that failed or was refused: rejected after the writes before it, whether they wait for a
+   * turn (see {@link GroupCommit.#settled}) or for a batch group's fsync; it would otherwise reject before them,
+   * where writes are acknowledged in the order they were issued.
    */
   refused(error: unknown): Promise<never> {
-    const turn = this.#turn;
-    return turn === null ? Promise.reject(error) : turn.addError(error);
+    const pending = this.pendingAcks();
+    return pending === null ? Promise.reject(error) : pending.addError(error);
   }
 
   /** The promises of the newest writes not yet acknowledged, or null when every write was. */

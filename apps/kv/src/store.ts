@@ -319,7 +319,7 @@ export class Store {
     } catch (error) {
       return Promise.reject(error);
     }
-    return verifyStore(this.#state, this.#reader, options.onProgress);
+    return verifyStore(this.#state, this.#reader, () => this.#checkOpen(), options.onProgress);
   }
 
   /**

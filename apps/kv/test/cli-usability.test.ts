@@ -154,3 +154,20 @@ describe("a value on stdin over the limit", () => {
     expect(fs.existsSync(dir)).toBe(false);
   });
 });
+
+describe("rafkv DIR scan --keys-only", () => {
+  it("reads no value: a damaged one fails nothing (the key listing is whole), as keys() does", async () => {
+    const dir = tempDir();
+    const db = await open(dir);
+    await db.put("damaged", "v".repeat(40));
+    await db.put("fine", "w");
+    await db.close();
+    const data = path.join(dir, fs.readdirSync(dir).find((n) => n.endsWith(".data"))!);
+    const bytes = fs.readFileSync(data);
+    bytes[bytes.indexOf("vvvv") + 5]! ^= 1; // in the value: the sealed file's hint still lists the key
+    fs.writeFileSync(data, bytes);
+    const keys = await rafkv([dir, "scan", "-k"]);
+    expect([keys.code, keys.out]).toEqual([EXIT.ok, "damaged\nfine\n"]);
+    expect((await rafkv([dir, "scan"])).code).toBe(EXIT.corrupt);
+  });
+});

@@ -166,6 +166,26 @@ describe.skipIf(!hasProcFd)("a failure after a failed reload closed the store", 
   });
 });
 
+describe("writes refused while earlier ones wait for their batch group's fsync (sync: batch)", () => {
+  it("reject after them: issue order", async () => {
+    const dir = tempDir();
+    const db = await open(dir, { sync: "batch" });
+    await db.put("a", "0");
+    const { order, note } = settleOrder();
+    const writes = [
+      note("put a", db.put("a", "1")),
+      note("delete a", db.delete("a")),
+      note("delete missing", db.delete("missing")),
+      note("put empty key", db.put("", "x")),
+      note("put after", db.put("b", "2")),
+    ];
+    const results = await Promise.all(writes);
+    expect(order).toEqual(["put a", "delete a", "delete missing", "put empty key", "put after"]);
+    expect(results[3]).toEqual({ error: "ERR_KV_INVALID_ARG" });
+    await db.close();
+  });
+});
+
 describe("a put whose fdatasync fails while earlier puts wait for their turn (sync: always, compacting)", () => {
   it("rejects after them, and a write refused after it after that: issue order", async () => {
     const dir = tempDir();
