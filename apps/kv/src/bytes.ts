@@ -10,7 +10,16 @@ const decoder = new TextDecoder("utf-8", { fatal: false });
 
 /** UTF-8 bytes of a string, or the bytes themselves. */
 export function toBytes(value: Bytes, what: string): Uint8Array {
-  if (typeof value === "string") return encoder.encode(value);
+  if (typeof value === "string") {
+    // As for keys: the encoder would write U+FFFD for a lone surrogate, and the value would not read back as written.
+    if (!isWellFormed(value)) {
+      throw new KvError(
+        "ERR_KV_INVALID_ARG",
+        `${what} is not well-formed UTF-16 (it has a lone surrogate); pass its bytes as a Uint8Array`,
+      );
+    }
+    return encoder.encode(value);
+  }
   if (value instanceof Uint8Array) {
     // A view of a transferred buffer, or one a resizable buffer shrank under, reads as empty: storing "" for it
     // would be a silent wrong value, and copying it throws an engine TypeError.
@@ -54,6 +63,12 @@ export function keyId(key: Bytes): string {
   }
   const bytes = toBytes(key, "key");
   return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString("latin1");
+}
+
+/** `String#isWellFormed` (native, fast), or the pattern where a runtime lacks it. */
+function isWellFormed(s: string): boolean {
+  const native = (s as { isWellFormed?: () => boolean }).isWellFormed;
+  return native === undefined ? !LONE_SURROGATE.test(s) : native.call(s);
 }
 
 /**

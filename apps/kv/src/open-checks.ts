@@ -41,6 +41,16 @@ export function checkOpenOptions(options: OpenOptions): void {
   if (options.sync !== undefined && !["always", "batch", "never"].includes(options.sync)) {
     throw new KvError("ERR_KV_INVALID_ARG", `sync must be "always", "batch" or "never"`);
   }
+  // Not truthiness: `readOnly: "false"` opening read-only, or `repair: "no"` repairing, would be silent surprises.
+  for (const name of ["readOnly", "create", "repair"] as const) {
+    const value: unknown = options[name];
+    if (value !== undefined && typeof value !== "boolean") {
+      throw new KvError(
+        "ERR_KV_INVALID_ARG",
+        `${name} must be a boolean, got ${value === null ? "null" : typeof value}`,
+      );
+    }
+  }
   const { maxFileSize, cacheSize } = options;
   if (maxFileSize !== undefined && !(Number.isSafeInteger(maxFileSize) && maxFileSize > 0)) {
     throw new KvError(

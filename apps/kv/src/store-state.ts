@@ -4,6 +4,7 @@ import { KvError } from "./errors";
 import { dataFileName, MAX_FILE_ID } from "./file-names";
 import { HintWriter } from "./hint-file";
 import { KeyDirectory } from "./key-directory";
+import { keyForMessage } from "./key-message";
 import type { StoreDir } from "./store-dir";
 import type { RecoveryIssue } from "./types";
 
@@ -100,7 +101,7 @@ export class StoreState {
     const where = first ? ` (${first.file} at offset ${first.offset})` : "";
     return new KvError(
       "ERR_KV_CORRUPT",
-      `key ${JSON.stringify(id)} may have a newer record in damaged bytes whose keys are unknown${where}; the store answers for it again after it is opened with repair`,
+      `key ${keyForMessage(id)} may have a newer record in damaged bytes whose keys are unknown${where}; the store answers for it again after it is opened with repair`,
       this.dir.path,
     );
   }
@@ -131,7 +132,7 @@ export class StoreState {
     this.readOnlyReason ??= `corrupt record in ${file} at offset ${offset} (open with repair to drop it)`;
     return new KvError(
       "ERR_KV_CORRUPT",
-      `record of key ${JSON.stringify(id)} in ${file} at offset ${offset} is corrupt${what}; the store is read-only until it is opened with repair`,
+      `record of key ${keyForMessage(id)} in ${file} at offset ${offset} is corrupt${what}; the store is read-only until it is opened with repair`,
       this.files.get(fileId)?.path ?? this.dir.path,
     );
   }

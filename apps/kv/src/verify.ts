@@ -2,6 +2,7 @@ import { setImmediate as nextTurn } from "node:timers/promises";
 import { dataFileName, hintFileName } from "./file-names";
 import { hintMatches } from "./hint-check";
 import { decodeHint, type HintEntry } from "./hint-file";
+import { keyForMessage } from "./key-message";
 import type { ProgressCallback } from "./options";
 import { recordSize } from "./record";
 import { scanDataFile } from "./scan";
@@ -97,7 +98,7 @@ export async function verifyStore(
     if (offset >= (readTo.get(file) ?? 0)) continue;
     if (!valid.get(file)?.has(offset)) {
       problems.push(
-        `key ${JSON.stringify(id)}: its record in ${dataFileName(file)} at ${offset} is not valid`,
+        `key ${keyForMessage(id)}: its record in ${dataFileName(file)} at ${offset} is not valid`,
       );
     }
   }

@@ -63,6 +63,36 @@ describe("argument checks", () => {
     await db.close();
   });
 
+  it("refuses string values with a lone surrogate, which UTF-8 would store as U+FFFD", async () => {
+    const db = await open(tempDir());
+    for (const value of ["\ud800", "x\udc00y"]) {
+      await expect(db.put("k", value)).rejects.toMatchObject({
+        code: "ERR_KV_INVALID_ARG",
+        message: expect.stringMatching(/^value is not well-formed UTF-16/),
+      });
+    }
+    expect(await db.get("k")).toBeUndefined();
+    await db.put("k", "😀");
+    expect(await db.getString("k")).toBe("😀");
+    await db.close();
+  });
+
+  it('refuses open options that should be booleans and are not (readOnly: "false" opened read-only)', async () => {
+    const dir = tempDir();
+    for (const options of [
+      { readOnly: "false" },
+      { create: "no" },
+      { repair: 1 },
+      { readOnly: null },
+    ]) {
+      await expect(open(dir, options as never)).rejects.toMatchObject({
+        code: "ERR_KV_INVALID_ARG",
+        message: expect.stringMatching(/must be a boolean/),
+      });
+    }
+    expect(fs.readdirSync(dir)).toEqual([]);
+  });
+
   it("stores keys and values at their size limits, binary and not UTF-8, across a reopen", async () => {
     const dir = tempDir();
     const db = await open(dir, { sync: "batch", maxFileSize: 1 << 20 });

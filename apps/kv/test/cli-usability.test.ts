@@ -171,3 +171,36 @@ describe("rafkv DIR scan --keys-only", () => {
     expect((await rafkv([dir, "scan"])).code).toBe(EXIT.corrupt);
   });
 });
+
+describe("messages that name a key", () => {
+  it("show its UTF-8 text with control characters escaped, in the library and the CLI", async () => {
+    const dir = tempDir();
+    const db = await open(dir);
+    await db.put("é", "v".repeat(40));
+    await db.put("x\u009b[2Jy", "w".repeat(40));
+    await db.close();
+    const data = path.join(dir, fs.readdirSync(dir).find((n) => n.endsWith(".data"))!);
+    const bytes = fs.readFileSync(data);
+    for (const marker of ["vvvv", "wwww"]) bytes[bytes.indexOf(marker) + 5]! ^= 1;
+    fs.writeFileSync(data, bytes);
+    const again = await open(dir, { readOnly: true });
+    await expect(again.get("é")).rejects.toMatchObject({
+      code: "ERR_KV_CORRUPT",
+      message: expect.stringMatching(/^record of key "é" in /),
+    });
+    await expect(again.get("x\u009b[2Jy")).rejects.toMatchObject({
+      message: expect.stringMatching(/^record of key "x\\x9b\[2Jy" in /),
+    });
+    const report = await again.verify();
+    expect([...report.problems.join("\n")].filter((c) => c >= "\u0080" && c <= "\u009f")).toEqual(
+      [],
+    );
+    await again.close();
+    const get = await rafkv([dir, "get", "x\u009b[2Jy"]);
+    expect(get.code).toBe(EXIT.corrupt);
+    // No raw ESC or C1 control reaches the terminal.
+    expect([...get.err].filter((c) => c === "\u001b" || (c >= "\u0080" && c <= "\u009f"))).toEqual(
+      [],
+    );
+  });
+});
