@@ -81,9 +81,9 @@ function jdkParents(): string[] {
 }
 
 /**
- * The JDKs installed here, found by version rather than by path: `$JAVA_HOME`, the `java` on PATH (through
- * `java.home`), and every home under the platform's JVM directories (`/usr/lib/jvm/*` on Linux), each with
- * a `release` file and a `bin/java`. One entry per real home, newest feature release first.
+ * The JDKs installed here, found by version rather than by path: `$JAVA_HOME` and every home under the platform's
+ * JVM directories (`/usr/lib/jvm/*` on Linux), each with a `release` file and a `bin/java` (the `java` on PATH is
+ * not asked: see {@link javaExecutable}). One entry per real home, newest feature release first.
  */
 export function findJdks(): Jdk[] {
   const homes: string[] = [];

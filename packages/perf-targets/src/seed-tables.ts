@@ -4,9 +4,32 @@ import { nanosPerOp } from "./units";
 const IMPL_LABEL: Record<string, string> = {
   jdk17: "JDK 17",
   jdk25: "JDK 25",
-  jdk17Emulated: "JDK 17, bulk emulated",
+  jdk17Emulated: "JDK 17 emulating bulk I/O",
   rafkit: "rafkit",
 };
+
+/**
+ * How the tables name `impl` in `results`: `jdk25` is the "after" JDK, 25 where installed, else the newest 21+ (its
+ * real bulk I/O), named by the version its forks report.
+ */
+export function implLabel(impl: string, results: readonly BenchmarkResult[]): string {
+  if (impl !== "jdk25") return IMPL_LABEL[impl] ?? impl;
+  const version = results.find((r) => r.params?.impl === "jdk25")?.jdkVersion ?? "25";
+  const major = /^(?:1\.)?(\d+)/.exec(version)?.[1] ?? "25";
+  return `JDK ${major}`;
+}
+
+/** The "after" peer present in `results`: the real JDK (25, or 21+), else the emulation on JDK 17. */
+export function afterImpl(results: readonly BenchmarkResult[]): "jdk25" | "jdk17Emulated" {
+  return results.some((r) => r.params?.impl === "jdk25") ? "jdk25" : "jdk17Emulated";
+}
+
+/** The implementations of a seed's chart title, as the tables name them: `JDK 17, JDK 25, rafkit`. */
+export function seedTitle(results: readonly BenchmarkResult[], suite: string): string {
+  const mine = results.filter((r) => r.benchmark.startsWith(`${suite}.`));
+  const labels = implsIn(mine).map((i) => implLabel(i, mine));
+  return labels.length === 2 ? labels.join(" and ") : labels.join(", ");
+}
 
 const methodOf = (r: BenchmarkResult) => r.benchmark.slice(r.benchmark.lastIndexOf(".") + 1);
 const score = (r: BenchmarkResult | undefined) =>
@@ -58,8 +81,8 @@ function rafTable(results: readonly BenchmarkResult[], suite: string): string {
     [
       "Benchmark",
       "(kiloBytes)",
-      ...impls.map((i) => `${IMPL_LABEL[i]} (${unit})`),
-      ...jdks.map((j) => `${IMPL_LABEL[j]} / rafkit`),
+      ...impls.map((i) => `${implLabel(i, mine)} (${unit})`),
+      ...jdks.map((j) => `${implLabel(j, mine)} / rafkit`),
     ],
     rows,
   )}\n`;
@@ -74,7 +97,7 @@ function captureTable(results: readonly BenchmarkResult[]): string {
     mine.find((r) => methodOf(r) === method && r.params?.impl === impl);
   const methods = ["explicitFail", "explicitSuccess", "tlFail", "tlSuccess"];
   const scores = markdown(
-    ["Benchmark", ...impls.map((i) => `${IMPL_LABEL[i]} (ns/op)`)],
+    ["Benchmark", ...impls.map((i) => `${implLabel(i, mine)} (ns/op)`)],
     methods.map((m) => [`CaptureStateUtilBench.${m}`, ...impls.map((i) => score(find(m, i)))]),
   );
   const pairs: [string, string, string][] = [
@@ -84,7 +107,7 @@ function captureTable(results: readonly BenchmarkResult[]): string {
     ["explicitFail / explicitSuccess", "explicitFail", "explicitSuccess"],
   ];
   const ratios = markdown(
-    ["Ratio", ...impls.map((i) => IMPL_LABEL[i]!)],
+    ["Ratio", ...impls.map((i) => implLabel(i, mine))],
     pairs.map(([label, a, b]) => [label, ...impls.map((i) => ratio(find(a, i), find(b, i)))]),
   );
   return `${scores}\n\n${ratios}\n`;
@@ -142,8 +165,10 @@ export function seedSummary(results: readonly BenchmarkResult[]): string {
       "read",
     ],
   ];
+  const raf = results.filter((r) => r.benchmark.startsWith("RandomAccessFile"));
+  const after = implLabel(afterImpl(raf), raf);
   const speed = markdown(
-    ["Benchmark", "rafkit faster than JDK 17", "rafkit faster than JDK 25"],
+    ["Benchmark", "rafkit faster than JDK 17", `rafkit faster than ${after}`],
     rows.map(([label, suite, prefix]) => [
       label,
       range(speedUps(suite, prefix, "jdk17")),
@@ -159,7 +184,7 @@ export function seedSummary(results: readonly BenchmarkResult[]): string {
     ["tlFail", "tlSuccess"],
   ];
   const ratios = markdown(
-    ["`CaptureStateUtilBench` ratio", "JDK 25", "rafkit"],
+    ["`CaptureStateUtilBench` ratio", implLabel("jdk25", capture), "rafkit"],
     pairs.map(([a, b]) => [
       `\`${a} / ${b}\``,
       ratio(find(a, "jdk25"), find(b, "jdk25")),

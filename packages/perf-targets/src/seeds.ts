@@ -13,7 +13,8 @@ import {
   toJmhJson,
 } from "@rafkit/bench";
 import { Command } from "commander";
-import { seedSummary, seedTables } from "./seed-tables";
+import { readResults } from "./cli-io";
+import { seedSummary, seedTables, seedTitle } from "./seed-tables";
 import { benchCli, suiteModules } from "./suites";
 
 interface SeedFlags {
@@ -72,7 +73,7 @@ async function seeds(flags: SeedFlags): Promise<void> {
   mkdirSync(flags.out, { recursive: true });
   let results: BenchmarkResult[];
   if (flags.from.length > 0) {
-    results = flags.from.flatMap((f) => parseJmhJson(readFileSync(f, "utf8")));
+    results = flags.from.flatMap((f) => readResults("perf-seeds", f));
   } else {
     const [raf] = suiteModules("raf");
     const [syscall] = suiteModules("syscall-state");
@@ -94,19 +95,17 @@ async function seeds(flags: SeedFlags): Promise<void> {
     ];
     writeFileSync(join(flags.out, "seeds.json"), toJmhJson(results));
   }
-  for (const [suite, title] of [
-    [
-      "RandomAccessFileBenchmark",
-      "RandomAccessFileBenchmark (JDK-8298639): JDK 17, JDK 25, rafkit",
-    ],
-    [
-      "RandomAccessFileReadBenchmark",
-      "RandomAccessFileReadBenchmark (JDK-8292937): JDK 17, JDK 25, rafkit",
-    ],
-    ["CaptureStateUtilBench", "CaptureStateUtilBench (JDK-8347408): JDK 25 and rafkit"],
+  for (const [suite, issue] of [
+    ["RandomAccessFileBenchmark", "JDK-8298639"],
+    ["RandomAccessFileReadBenchmark", "JDK-8292937"],
+    ["CaptureStateUtilBench", "JDK-8347408"],
   ] as const) {
     const file = join(flags.out, `${suite}.svg`);
-    writeFileSync(file, chartOf(results, suite, title));
+    // Named for what ran: the emulation, or a JDK 21+ other than 25, is not "JDK 25".
+    writeFileSync(
+      file,
+      chartOf(results, suite, `${suite} (${issue}): ${seedTitle(results, suite)}`),
+    );
     process.stderr.write(`wrote ${file}\n`);
   }
   const tables = seedTables(results);

@@ -5,7 +5,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { buildResult, resolveOptions, toJmhJson } from "@rafkit/bench";
 import { afterAll, describe, expect, it } from "vitest";
-import { seedSummary, seedTables } from "../src/seed-tables";
+import { seedSummary, seedTables, seedTitle } from "../src/seed-tables";
 
 const dir = mkdtempSync(join(tmpdir(), "rafkit-perf-seeds-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -47,7 +47,43 @@ describe("the seeds' tables", () => {
     expect(text).toContain(
       "| RandomAccessFileReadBenchmark.readLong | 5 | 50.000 ± 0.000 | 5.000 ± 0.000 | 10.00x |",
     );
-    expect(text).toContain("JDK 17, bulk emulated (us/op)");
+    expect(text).toContain("JDK 17 emulating bulk I/O (us/op)");
+  });
+
+  it('name the "after" JDK by the version its forks report (a JDK 21+ where 25 is missing), and the emulation', () => {
+    const after = results
+      .filter((r) => r.params?.impl === "jdk25")
+      .map((r) => ({ ...r, jdkVersion: "21.0.5" }));
+    const on21 = [...results.filter((r) => r.params?.impl !== "jdk25"), ...after];
+    expect(seedTables(on21)).toContain(
+      "| Benchmark | (kiloBytes) | JDK 17 (us/op) | JDK 21 (us/op) | rafkit (us/op) |",
+    );
+    expect(seedSummary(on21)).toContain(
+      "| Benchmark | rafkit faster than JDK 17 | rafkit faster than JDK 21 |",
+    );
+    expect(seedTitle(on21, "RandomAccessFileBenchmark")).toBe("JDK 17, JDK 21, rafkit");
+    expect(seedTitle(results, "CaptureStateUtilBench")).toBe("JDK 25 and rafkit");
+    const emulated = results.filter((r) => r.params?.impl !== "jdk25");
+    expect(seedTitle(emulated, "RandomAccessFileReadBenchmark")).toBe(
+      "JDK 17 emulating bulk I/O and rafkit",
+    );
+    expect(seedSummary(emulated)).toContain("rafkit faster than JDK 17 emulating bulk I/O |");
+  });
+
+  it('take as the "after" JDK 25, else the newest JDK 21+, else none (then the emulation runs)', async () => {
+    // The bench code is plain JavaScript: loaded by URL, typed here.
+    const jdksUrl = new URL("../../raf/bench/jdks.mjs", import.meta.url).href;
+    type Jdk = { major: number; home: string; java: string; version: string };
+    const { afterJdk } = (await import(jdksUrl)) as { afterJdk: (list: Jdk[]) => Jdk | undefined };
+    const jdk = (major: number) => ({
+      major,
+      home: `/jdk${major}`,
+      java: `/jdk${major}/bin/java`,
+      version: `${major}`,
+    });
+    expect(afterJdk([jdk(26), jdk(25), jdk(17)])?.major).toBe(25);
+    expect(afterJdk([jdk(17), jdk(22), jdk(21)])?.major).toBe(22);
+    expect(afterJdk([jdk(17), jdk(11)])).toBeUndefined();
   });
 
   it("sum up the root README's ratios: rafkit's speed-up ranges per seed shape, and both runtimes' capture ratios", () => {
@@ -75,6 +111,22 @@ describe("the seeds' tables", () => {
     expect(text).toContain("| tlFail / tlSuccess | 12.00x | 1.10x |");
     expect(text).toContain("| explicitFail / tlFail | - | - |");
     expect(seedTables([])).toContain("No CaptureStateUtilBench results.");
+  });
+
+  it("perf-seeds --from a missing or bad file says so in one line, exit 1 (it was a stack trace)", async () => {
+    const cli = fileURLToPath(new URL("../dist/seeds.js", import.meta.url));
+    const bad = join(dir, "bad.json");
+    writeFileSync(bad, "[{}]");
+    for (const file of [join(dir, "missing.json"), bad]) {
+      const { code, stderr } = await new Promise<{ code: number | null; stderr: string }>(
+        (resolve) =>
+          execFile(process.execPath, [cli, "--from", file, "--out", dir], (error, _out, err) =>
+            resolve({ code: error ? (error.code as number) : 0, stderr: err }),
+          ),
+      );
+      expect(code).toBe(1);
+      expect(stderr.trim().split("\n")).toEqual([expect.stringMatching(/^perf-seeds: .*\.json: /)]);
+    }
   });
 
   it("perf-seeds --from redraws the tables, one SVG per benchmark with a bar per impl", async () => {

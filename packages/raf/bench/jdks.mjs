@@ -1,6 +1,7 @@
 // The JDKs the suites compare with, found by version (`findJdks` reads each home's `release` file), never by
 // path: JDK 17 is the reviews' "before" (RandomAccessFile byte by byte), JDK 25 the "after" (bulk primitive
-// I/O since JDK 21). Without any JDK 21+, JDK 17 runs the reviews' patch as an emulation instead.
+// I/O since JDK 21; without a JDK 25, the newest 21+). Without any JDK 21+, JDK 17 runs the reviews' patch as an
+// emulation instead.
 import { findJdks, javaExecutable, javaUnavailable } from "@rafkit/bench";
 
 let found;
@@ -19,8 +20,17 @@ export function jdk17() {
     : undefined;
 }
 
-/** The JDK 25 launcher, or undefined. */
-export const jdk25 = () => jdks().find((j) => j.major === 25)?.java;
+/**
+ * The "after" JDK's launcher (impl `jdk25`): JDK 25, else the newest JDK 21+ (whose RandomAccessFile has the bulk
+ * I/O too; the tables name it by the version its forks report), or undefined.
+ */
+export const jdk25 = () => afterJdk(jdks())?.java;
+
+/** Of `list` (as `findJdks` gives it), the "after" JDK: 25, else the newest 21+, else undefined. */
+export function afterJdk(list) {
+  const bulk = list.filter((j) => j.major >= 21);
+  return bulk.find((j) => j.major === 25) ?? [...bulk].sort((a, b) => b.major - a.major)[0];
+}
 
 /** True when some JDK 21+ is installed: the emulation of the bulk patch is then not needed. */
 export const hasBulkJdk = () => jdks().some((j) => j.major >= 21);
@@ -38,7 +48,7 @@ export function jdkUnavailable(impl) {
   if (impl === "jdk25")
     return jdk25()
       ? undefined
-      : `no JDK 25 found among the installed JDKs (${list()}): JDK 25 skipped`;
+      : `no JDK 21+ found among the installed JDKs (${list()}): the "after" JDK skipped`;
   if (impl === "jdk17Emulated") {
     if (hasBulkJdk())
       return "a JDK 21+ is installed: its real RandomAccessFile replaces the emulation";
