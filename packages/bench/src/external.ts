@@ -59,6 +59,7 @@ function runtimeOf(given: Partial<RuntimeInfo> | undefined, command: ExternalCom
     jdkVersion: field(given?.jdkVersion),
     vmName: field(given?.vmName),
     vmVersion: field(given?.vmVersion),
+    jvmArgs: command.runtimeArgs ?? [],
   };
 }
 

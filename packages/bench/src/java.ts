@@ -186,6 +186,14 @@ export function javaCommand(
   const classes = compiledClasses(file, java, options.javacArgs ?? []);
   const jvm = ["-Xms64m", "-Xmx256m", ...(options.jvmArgs ?? [])];
   return classes !== undefined
-    ? { command: java, args: [...jvm, "-cp", classes, basename(file, ".java"), ...args] }
-    : { command: java, args: [...jvm, ...(options.javacArgs ?? []), file, ...args] };
+    ? {
+        command: java,
+        args: [...jvm, "-cp", classes, basename(file, ".java"), ...args],
+        runtimeArgs: jvm,
+      }
+    : {
+        command: java,
+        args: [...jvm, ...(options.javacArgs ?? []), file, ...args],
+        runtimeArgs: [...jvm, ...(options.javacArgs ?? [])],
+      };
 }

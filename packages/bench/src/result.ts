@@ -117,7 +117,9 @@ export function buildResult(
     threads: 1,
     forks: options.forks,
     jvm: (runtime ?? here).jvm,
-    jvmArgs: runtime ? [] : [...(options.gc ? ["--expose-gc"] : []), ...options.nodeArgs],
+    jvmArgs: runtime
+      ? [...(runtime.jvmArgs ?? [])]
+      : [...(options.gc ? ["--expose-gc"] : []), ...options.nodeArgs],
     jdkVersion: (runtime ?? here).jdkVersion,
     vmName: (runtime ?? here).vmName,
     vmVersion: (runtime ?? here).vmVersion,

@@ -36,6 +36,8 @@ export interface RuntimeInfo {
   vmName: string;
   /** VM version. */
   vmVersion: string;
+  /** The runtime's options, for an external one (JMH's `jvmArgs`). */
+  jvmArgs?: readonly string[];
 }
 
 /** The scores of one trial (one fork, or the in-process run). */

@@ -63,6 +63,8 @@ export interface ExternalCommand {
   args: readonly string[];
   /** Working directory (default: this process's). */
   cwd?: string;
+  /** The runtime's own options among `args` (a JVM's `-Xmx256m`): the results' `jvmArgs`, as JMH records them. */
+  runtimeArgs?: readonly string[];
 }
 
 /**

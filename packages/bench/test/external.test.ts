@@ -27,6 +27,7 @@ function externalSuite(behaviour: string, unavailable?: () => string | undefined
               String(o.warmup.iterations),
               String(o.measurement.iterations),
             ],
+            runtimeArgs: ["--stack-size=900"],
           }),
         },
         ...(unavailable ? { unavailable } : {}),
@@ -112,7 +113,7 @@ describe("external forks", () => {
       jdkVersion: "99",
       vmName: "unknown",
       vmVersion: "unknown",
-      jvmArgs: [],
+      jvmArgs: ["--stack-size=900"], // the runtime's own options, as the command names them (they were [])
     });
   });
 

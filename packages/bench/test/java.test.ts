@@ -66,9 +66,11 @@ describe.skipIf(!hasJava)("a Java program as an external fork", () => {
     ).rejects.toMatchObject({ code: "ERR_BENCH_FAILED", message: /usage: java Spin/ });
   });
 
-  it("passes JVM options before the class", () => {
+  it("passes JVM options before the class, and names them for the results' jvmArgs (they were [])", () => {
     const command = javaCommand(source, ["x"], { jvmArgs: ["-Dspin=1"] });
     expect(command.args.indexOf("-Dspin=1")).toBeLessThan(command.args.indexOf("x"));
+    expect(command.runtimeArgs).toEqual(expect.arrayContaining(["-Xmx256m", "-Dspin=1"]));
+    expect(command.runtimeArgs).not.toContain("x");
   });
 });
 

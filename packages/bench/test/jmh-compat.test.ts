@@ -94,5 +94,7 @@ describe("JMH 1.37 JSON", () => {
     // And it reads back as written.
     const text = toJmhJson(parseJmhJson(JSON.stringify(ours(3, 2))));
     expect(JSON.parse(text)).toEqual(ours(3, 2));
+    // In JMH's key order too: read and saved again, params stay before primaryMetric (they went last).
+    expect(Object.keys(JSON.parse(text)[0])).toEqual(Object.keys(ours(3, 2)[0]!));
   });
 });

@@ -127,7 +127,10 @@ export function parseJmhJson(text: string): BenchmarkResult[] {
     if (r.params !== undefined) {
       if (typeof r.params !== "object" || r.params === null)
         throw bad(`${where}.params`, "should be an object");
-      result.params = Object.fromEntries(Object.entries(r.params).map(([k, v]) => [k, String(v)]));
+      const params = Object.fromEntries(Object.entries(r.params).map(([k, v]) => [k, String(v)]));
+      // JMH's key order, as buildResult keeps it: params before primaryMetric (a file saved again reads the same).
+      const { primaryMetric, secondaryMetrics, ...head } = result;
+      return { ...head, params, primaryMetric, secondaryMetrics };
     }
     return result;
   });
