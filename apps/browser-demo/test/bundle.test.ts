@@ -32,41 +32,12 @@ describe("browser builds", () => {
   ])(
     "%s bundles with no node: import where the bundler sets no browser condition",
     async (name, names) => {
-      const found: string[] = [];
-      await bundle(
-        {
-          stdin: {
-            contents: `export { ${names} } from "${name}";`,
-            resolveDir: here,
-            loader: "ts",
-          },
-          write: false,
-          conditions: ["import"],
-          platform: "neutral",
-          mainFields: ["module", "main"],
-        },
-        found,
-      );
-      expect(found).toEqual([]);
+      expect(await neutralImports(`export { ${names} } from "${name}";`)).toEqual([]);
     },
   );
 
   test("the Node build of syscall-state does pull node:fs (the check sees it)", async () => {
-    const found: string[] = [];
-    await bundle(
-      {
-        stdin: {
-          contents: `export { getBackend } from "@rafkit/syscall-state";`,
-          resolveDir: here,
-          loader: "ts",
-        },
-        write: false,
-        conditions: ["import"],
-        platform: "neutral",
-        mainFields: ["module", "main"],
-      },
-      found,
-    );
+    const found = await neutralImports(`export { getBackend } from "@rafkit/syscall-state";`);
     expect(found.some((f) => f.startsWith("fs") || f.startsWith("node:fs"))).toBe(true);
   });
 
@@ -79,3 +50,19 @@ describe("browser builds", () => {
     expect(size.gzipped).toBeLessThanOrEqual(GZIP_BUDGET);
   });
 });
+
+/** The Node built-ins a bundle of `contents` imports where the bundler sets no `browser` condition (esbuild's neutral). */
+async function neutralImports(contents: string): Promise<string[]> {
+  const found: string[] = [];
+  await bundle(
+    {
+      stdin: { contents, resolveDir: here, loader: "ts" },
+      write: false,
+      conditions: ["import"],
+      platform: "neutral",
+      mainFields: ["module", "main"],
+    },
+    found,
+  );
+  return found;
+}
