@@ -34,7 +34,10 @@ export interface LockOptions {
   shared?: boolean | undefined;
   /** First byte of the range. Default 0. */
   position?: number | bigint | undefined;
-  /** Bytes in the range. Default, or 0 (as in Java since JDK 22): from `position` to the end of the file, however far it grows. */
+  /**
+   * Bytes in the range. Default, or 0 (as in Java since JDK 22): from `position` to the end of the file, however
+   * far it grows.
+   */
   size?: number | bigint | undefined;
 }
 

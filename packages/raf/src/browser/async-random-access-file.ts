@@ -39,8 +39,9 @@ export class AsyncRandomAccessFile extends NodeAsyncRandomAccessFile {
    * An exclusive (default) or shared lock on this file: a Web Lock on its path, across the origin's workers
    * and pages; resolves once granted. As on Node: Java's checks first (`LockModeError` for an exclusive lock
    * on a file opened `"r"`, a `RangeError` for a bad range, `OverlappingFileLockError` for a range this
-   * instance holds or waits for), it flushes first, forgets the window's cached bytes once granted, takes its turn among the file's operations (those
-   * called after it run once it is granted), and {@link close} cancels it while it waits (`ClosedError`);
+   * instance holds or waits for), it flushes first, forgets the window's cached bytes once granted, takes its
+   * turn among the file's operations (those called after it run once it is granted), and {@link close} cancels
+   * it while it waits (`ClosedError`);
    * `options.signal` can too. Web Locks are by name, so it covers the **whole file** whatever
    * `position`/`size` say: a second lock of this instance is refused too unless both are shared. The lock
    * is Node's `AsyncFileLock`: `release()` (flushes, then lets the Web Lock go) or {@link close} releases it.

@@ -83,8 +83,8 @@ export class RandomAccessFile extends NodeRandomAccessFile {
    * `OverlappingFileLockError` for a range this instance holds or waits for. Web Locks are by name, so it
    * covers the **whole file** whatever `position`/`size` say: a second lock of this instance is refused too
    * unless both are shared. Flushes first and, once granted, forgets the window's cached bytes, as `lock()`
-   * does (writes made while it waits are flushed then; a failure there gives the lock up). The lock is Node's `FileLock`: `release()`
-   * (synchronous: flushes, then lets the Web Lock go) or {@link close} releases it; other contexts can take
+   * does (writes made while it waits are flushed then; a failure there gives the lock up). The lock is Node's
+   * `FileLock`: `release()` (synchronous: flushes, then lets the Web Lock go) or {@link close} releases it; other contexts can take
    * it once this worker's current task yields, as `navigator.locks` releases on a later turn; a request in
    * this worker made after the release waits for it, so it is granted here as on Node.
    */
