@@ -13,9 +13,10 @@ import type { VerifyReport } from "./types";
 /**
  * Verify: reads every data file from start to end, checking each record's CRC, that every live key points at a
  * valid record (of the keys whose records were in the files as read: writes and compactions may go on meanwhile),
- * and that every hint file agrees with its data file. `stillOpen` throws once the store is closed. Reports progress in bytes. `reader`: a
- * read-only open of a store that a writer may be changing. A hint that vanished since open is read as none: only a
- * live writer's compaction deletes one (its data file, which this store holds open, was replaced by the outputs).
+ * and that every hint file agrees with its data file. `stillOpen` throws once the store is closed. Reports progress
+ * in bytes. `reader`: a read-only open of a store that a writer may be changing. A hint that vanished since open is
+ * read as none: only a live writer's compaction deletes one (its data file, which this store holds open, was
+ * replaced by the outputs).
  */
 export async function verifyStore(
   state: StoreState,

@@ -302,8 +302,8 @@ export type FailureConvention = "negative" | "zero";
  * under the `"zero"` convention) becomes `-errno` (or `-GetLastError()`), read by the very next native
  * call after the system call, before any other JavaScript or native code of ours runs. The value is also
  * kept in this thread's slot ({@link lastErrno}). Throws a `TypeError` naming the valid choices for an
- * unknown `stateName` or `failure`, or a target that does not return an integer. `.async(...)` makes the call on libuv's
- * thread pool; in a Bun worker it makes it on the worker's own thread (Bun 1.4 crashes when a worker ends with
+ * unknown `stateName` or `failure`, or a target that does not return an integer. `.async(...)` makes the call
+ * on libuv's thread pool; in a Bun worker it makes it on the worker's own thread (Bun 1.4 crashes when a worker ends with
  * koffi calls in flight), so a call that waits (`F_SETLKW`, a FIFO's open) blocks that worker.
  *
  * @example

@@ -94,8 +94,8 @@ function checkLength(length: unknown, capacity: number): void {
 /**
  * A {@link DirectBuffer} of `capacity` bytes for the files of `backend`, or `undefined` where the backend
  * has none: any backend but this package's native one (or a testing wrapper of it, as for {@link oneShotTransfers}).
- * For a file object's own scratch memory, the buffer an unbuffered primitive is encoded into and sent from. Throws `ERR_OUT_OF_RANGE` for a `capacity` that is not an integer in
- * `[1, 2**30]`.
+ * For a file object's own scratch memory, the buffer an unbuffered primitive is encoded into and sent from.
+ * Throws `ERR_OUT_OF_RANGE` for a `capacity` that is not an integer in `[1, 2**30]`.
  *
  * @example
  * const direct = allocateDirect(nativeBackend(), 8);

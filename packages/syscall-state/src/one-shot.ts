@@ -7,8 +7,9 @@ export type OneShotTransfers = Pick<SyncBackend, "pread" | "pwrite">;
 /**
  * The `pread` and `pwrite` underneath one of this package's backends: one system call each, without the
  * backend's argument checks and without its EINTR retry (`-EINTR` comes back as an answer): the native and node
- * backends, and `@rafkit/syscall-state/testing`'s `faultBackend` and a `crashRecorder`'s backend, built on the same loops.
- * `undefined` for any other backend (a copy or wrapper made elsewhere), whose own methods are the way in. The answer
+ * backends, and `@rafkit/syscall-state/testing`'s `faultBackend` and a `crashRecorder`'s backend, built on the
+ * same loops. `undefined` for any other backend (a copy or wrapper made elsewhere), whose own methods are the way
+ * in. The answer
  * holds for the backend as it is when asked: a caller keeps it (a file, from its open), so a `pread` or
  * `pwrite` patched onto the backend later does not see the calls made through it.
  *
